@@ -1,0 +1,109 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Courier",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
+    products: [
+        .library(name: "Courier", targets: ["Courier"]),
+        .library(name: "CourierLLM", targets: ["CourierLLM"]),
+        .library(name: "CourierConcurrency", targets: ["CourierConcurrency"]),
+        .library(name: "CourierCombine", targets: ["CourierCombine"]),
+        .library(name: "CourierTesting", targets: ["CourierTesting"]),
+        .library(name: "AccountsAPI", targets: ["AccountsAPI"]),
+        .library(name: "CourierSandbox", targets: ["CourierSandbox"]),
+        .executable(name: "courier", targets: ["courier"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.4.0"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
+    ],
+    targets: [
+        .target(
+            name: "Courier",
+            dependencies: [
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(name: "CourierLLM", dependencies: ["Courier"], swiftSettings: strict),
+        .target(name: "CourierConcurrency", dependencies: ["Courier"], swiftSettings: strict),
+        .target(
+            name: "CourierCombine",
+            dependencies: [
+                "Courier",
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux, .windows, .android])),
+            ],
+            swiftSettings: strict
+        ),
+        .target(name: "CourierTesting", dependencies: ["Courier"], swiftSettings: strict),
+        .target(name: "AccountsAPI", dependencies: ["Courier"], swiftSettings: strict),
+        .target(
+            name: "CourierSandbox",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "courier",
+            dependencies: [
+                "Courier", "CourierLLM", "CourierConcurrency", "AccountsAPI", "CourierSandbox",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "CourierBenchmarks",
+            dependencies: [
+                "Courier", "CourierSandbox",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+            ],
+            path: "Benchmarks/CourierBenchmarks",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CourierTests",
+            dependencies: [
+                "Courier", "CourierSandbox", "CourierTesting",
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "CourierLLMTests", dependencies: ["CourierLLM", "Courier", "CourierSandbox"], resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(name: "CourierConcurrencyTests", dependencies: ["CourierConcurrency", "Courier", "CourierSandbox"], swiftSettings: strict),
+        .testTarget(name: "CourierCombineTests", dependencies: ["CourierCombine", "Courier", "CourierSandbox"], swiftSettings: strict),
+        .testTarget(name: "AccountsAPITests", dependencies: ["AccountsAPI", "Courier", "CourierSandbox"], swiftSettings: strict),
+    ]
+)

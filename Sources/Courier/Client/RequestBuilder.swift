@@ -1,0 +1,72 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Turns an ``Endpoint`` into what a `ClientTransport` sends.
+struct RequestBuilder: Sendable {
+    let encoder: JSONEncoder
+
+    struct Built {
+        var request: HTTPRequest
+        var body: HTTPBody?
+        var baseURL: URL
+    }
+
+    func build(_ endpoint: some Endpoint) throws(NetworkError) -> Built {
+        let baseURL = endpoint.baseURL
+        guard baseURL.scheme != nil, baseURL.host != nil else { throw .invalidURL }
+        var path = ""
+        for segment in endpoint.pathSegments {
+            path += "/" + PercentEncoding.encode(segment)
+        }
+        if path.isEmpty { path = "/" }
+        var fields = HTTPFields()
+        var query: Parameters = [:]
+        var body: HTTPBody?
+        try encode(endpoint.task, query: &query, fields: &fields, body: &body)
+        if !query.isEmpty { path += "?" + PercentEncoding.query(query) }
+        if let headers = endpoint.headers {
+            for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+                guard let fieldName = HTTPField.Name(name) else { throw .encodingError }
+                fields[fieldName] = value
+            }
+        }
+        let request = HTTPRequest(method: endpoint.method, scheme: nil, authority: nil, path: path, headerFields: fields)
+        return Built(request: request, body: body, baseURL: baseURL)
+    }
+
+    private func encode(_ task: HTTPTask, query: inout Parameters, fields: inout HTTPFields, body: inout HTTPBody?) throws(NetworkError) {
+        switch task {
+        case .requestPlain:
+            break
+        case .requestJSONEncodable(let value):
+            let data: Data
+            do { data = try encoder.encode(value) } catch { throw .encodingError }
+            fields[.contentType] = "application/json"
+            body = HTTPBody(data)
+        case .requestParameters(let parameters, let encoding):
+            switch encoding {
+            case .url:
+                query.merge(parameters) { _, new in new }
+            case .form:
+                fields[.contentType] = "application/x-www-form-urlencoded"
+                body = HTTPBody(PercentEncoding.query(parameters))
+            case .json:
+                guard JSONSerialization.isValidJSONObject(parameters),
+                    let data = try? JSONSerialization.data(withJSONObject: parameters, options: [.sortedKeys])
+                else { throw .encodingError }
+                fields[.contentType] = "application/json"
+                body = HTTPBody(data)
+            }
+        case .requestData(let data, let contentType):
+            fields[.contentType] = contentType
+            body = HTTPBody(data)
+        case .uploadMultipart(let form):
+            fields[.contentType] = form.contentType
+            body = try form.body()
+        case .requestComposite(let parameters, let inner):
+            query.merge(parameters) { _, new in new }
+            try encode(inner, query: &query, fields: &fields, body: &body)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import HTTPTypes
+
+/// Removes secrets from text that is about to be logged or shown.
+///
+/// It hides: header values of `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`
+/// and API-key headers; query values whose names look like credentials (`client_id`, `api_key`,
+/// `token`, `password` …); and any value named as a secret (``Endpoint/secrets``), wherever it
+/// appears — an API key in a path segment included.
+public struct Redactor: Sendable {
+    /// The replacement text.
+    public static let mask = "<redacted>"
+
+    /// Header names whose values are never shown (lowercase).
+    public var sensitiveHeaders: Set<String>
+    /// Query item names whose values are never shown (lowercase).
+    public var sensitiveQueryNames: Set<String>
+    /// Literal values never shown.
+    public var secrets: [String]
+
+    /// A redactor with the standard names plus `secrets`.
+    public init(secrets: [String] = [], extraHeaders: Set<String> = [], extraQueryNames: Set<String> = []) {
+        self.sensitiveHeaders = Self.defaultHeaders.union(extraHeaders.map { $0.lowercased() })
+        self.sensitiveQueryNames = Self.defaultQueryNames.union(extraQueryNames.map { $0.lowercased() })
+        self.secrets = secrets.filter { $0.count >= 3 }
+    }
+
+    /// Standard credential headers.
+    public static let defaultHeaders: Set<String> = [
+        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "x-auth-token",
+    ]
+    /// Standard credential query names.
+    public static let defaultQueryNames: Set<String> = [
+        "client_id", "client_secret", "api_key", "apikey", "key", "token", "access_token", "refresh_token",
+        "password", "secret", "signature", "sig", "auth",
+    ]
+
+    /// `value` of header `name`, or the mask.
+    public func header(_ name: String, _ value: String) -> String {
+        sensitiveHeaders.contains(name.lowercased()) ? Self.mask : text(value)
+    }
+
+    /// A URL or path with credential query values and secrets masked.
+    public func url(_ url: String) -> String {
+        var result = text(url)
+        guard let questionMark = result.firstIndex(of: "?") else { return result }
+        let head = result[..<questionMark]
+        let query = result[result.index(after: questionMark)...]
+        let items = query.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
+            guard let equals = item.firstIndex(of: "=") else { return String(item) }
+            let name = String(item[..<equals])
+            let decoded = name.removingPercentEncoding ?? name
+            return sensitiveQueryNames.contains(decoded.lowercased()) ? name + "=" + Self.mask : String(item)
+        }
+        result = head + "?" + items.joined(separator: "&")
+        return result
+    }
+
+    /// `text` with every named secret (raw or percent-encoded) masked.
+    public func text(_ text: String) -> String {
+        var result = text
+        for secret in secrets {
+            result = result.replacingOccurrences(of: secret, with: Self.mask)
+            let encoded = PercentEncoding.encode(secret)
+            if encoded != secret { result = result.replacingOccurrences(of: encoded, with: Self.mask) }
+        }
+        return result
+    }
+
+    /// A one-line `name: value; …` rendering of header fields with secrets masked.
+    public func headers(_ fields: HTTPFields) -> String {
+        fields.map { "\($0.name.rawName): \(header($0.name.rawName, $0.value))" }.joined(separator: "; ")
+    }
+}

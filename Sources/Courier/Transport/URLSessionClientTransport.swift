@@ -1,0 +1,56 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A `ClientTransport` over Foundation's `URLSession` — the Apple-platform default; on Linux it
+/// works through FoundationNetworking (libcurl), which buffers whole bodies.
+///
+/// It honours ``RequestContext/deadline`` through the request's timeout interval.
+public final class URLSessionClientTransport: ClientTransport, DeadlineAwareTransport, Sendable {
+    /// A transport over a session with an ephemeral configuration.
+    public static let shared = URLSessionClientTransport(session: URLSession(configuration: .ephemeral))
+
+    /// The session in use.
+    public let session: URLSession
+
+    /// A transport over `session`.
+    public init(session: URLSession) {
+        self.session = session
+    }
+
+    public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        guard let url = URL(string: AsyncHTTPClientTransport.join(baseURL, request.path ?? "/")) else {
+            throw NetworkError.invalidURL
+        }
+        var urlRequest = URLRequest(url: url)
+        urlRequest.httpMethod = request.method.rawValue
+        for field in request.headerFields {
+            urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
+        }
+        if let deadline = RequestContext.current?.deadline {
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            let (seconds, attoseconds) = remaining.components
+            urlRequest.timeoutInterval = max(0.001, Double(seconds) + Double(attoseconds) / 1e18)
+        }
+        try Task.checkCancellation()
+        let data: Data
+        let urlResponse: URLResponse
+        if let body {
+            let bytes = try await Data(collecting: body, upTo: .max)
+            (data, urlResponse) = try await session.upload(for: urlRequest, from: bytes)
+        } else {
+            (data, urlResponse) = try await session.data(for: urlRequest)
+        }
+        guard let http = urlResponse as? HTTPURLResponse else { throw NetworkError.invalidResponse }
+        var fields = HTTPFields()
+        for (key, value) in http.allHeaderFields {
+            guard let key = key as? String, let name = HTTPField.Name(key), let value = value as? String else { continue }
+            fields.append(HTTPField(name: name, value: value))
+        }
+        let head = HTTPResponse(status: .init(code: http.statusCode), headerFields: fields)
+        return (head, HTTPBody(data))
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+/// Courier's sandbox: a Hummingbird server with httpbin-style fault routes, probe routes for
+/// concurrency tests, sample data, and (from the Accounts issue) the seminar's User API.
+///
+/// Start it in-process on an ephemeral loopback port for tests and the demo:
+/// ```swift
+/// let sandbox = try await SandboxServer.start()
+/// defer { Task { await sandbox.stop() } }
+/// let url = sandbox.baseURL   // http://127.0.0.1:PORT
+/// ```
+public struct SandboxServer: Sendable {
+    /// What the sandbox serves and where.
+    public struct Options: Sendable {
+        /// Interface to bind (loopback by default).
+        public var host: String = "127.0.0.1"
+        /// Port; 0 picks a free one.
+        public var port: Int = 0
+        /// Where persistent data (the accounts database) lives; nil uses a temporary folder.
+        public var dataDirectory: URL?
+        /// Log each request (method, path without query, status, time) at `.info`.
+        public var logRequests: Bool = false
+
+        /// Defaults: loopback, ephemeral port, temporary data, quiet.
+        public init() {}
+    }
+
+    let options: Options
+    let logger: Logger
+    let probe = ProbeCounter()
+
+    /// A server with `options`; nothing runs until ``start(options:logger:)`` or ``run(options:logger:)``.
+    init(options: Options, logger: Logger) {
+        self.options = options
+        self.logger = logger
+    }
+
+    func makeRouter() async throws -> Router<BasicRequestContext> {
+        let router = Router()
+        if options.logRequests { router.add(middleware: RequestLogMiddleware(logger: logger)) }
+        EchoRoutes().register(on: router)
+        FaultRoutes().register(on: router)
+        ProbeRoutes(counter: probe).register(on: router)
+        SampleRoutes().register(on: router)
+        for extensionRoutes in await SandboxExtensions.registered(options: options, logger: logger) {
+            try await extensionRoutes.register(on: router)
+        }
+        return router
+    }
+
+    /// Starts the sandbox in the background and returns once it listens.
+    public static func start(options: Options = Options(), logger: Logger = Logger(label: "courier.sandbox")) async throws -> RunningSandbox {
+        let server = SandboxServer(options: options, logger: logger)
+        let router = try await server.makeRouter()
+        let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(options.host, port: options.port), serverName: "courier-sandbox"),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? 0)
+                portContinuation.finish()
+            },
+            logger: quiet(logger)
+        )
+        let task = Task { try await app.run() }
+        var port = 0
+        for await bound in portStream { port = bound }
+        guard port > 0 else {
+            task.cancel()
+            _ = await task.result
+            throw SandboxError.couldNotStart(host: options.host, port: options.port)
+        }
+        return RunningSandbox(host: options.host, port: port, task: task)
+    }
+
+    /// Runs the sandbox in the foreground until SIGINT or SIGTERM, then shuts down cleanly.
+    public static func run(options: Options, logger: Logger = Logger(label: "courier.sandbox"), onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+        let server = SandboxServer(options: options, logger: logger)
+        let router = try await server.makeRouter()
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(options.host, port: options.port), serverName: "courier-sandbox"),
+            onServerRunning: { channel in onListening(channel.localAddress?.port ?? options.port) },
+            logger: quiet(logger)
+        )
+        try await app.runService(gracefulShutdownSignals: [.sigint, .sigterm])
+    }
+
+    /// Hummingbird's own per-request logs stay at `.warning` unless the caller asked for more.
+    private static func quiet(_ logger: Logger) -> Logger {
+        var copy = logger
+        if copy.logLevel < .warning { copy.logLevel = .warning }
+        return copy
+    }
+}
+
+/// A sandbox running in the background.
+public struct RunningSandbox: Sendable {
+    /// The host it listens on.
+    public let host: String
+    /// The port it listens on.
+    public let port: Int
+    let task: Task<Void, any Error>
+
+    /// `http://host:port`.
+    public var baseURL: URL {
+        // Both parts are validated when the server binds; the format is always a valid URL.
+        URL(string: "http://\(host):\(port)") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// Stops the server and waits until it has shut down.
+    public func stop() async {
+        task.cancel()
+        _ = await task.result
+    }
+}
+
+/// Why the sandbox could not start.
+public enum SandboxError: Error, CustomStringConvertible {
+    /// Binding failed (port in use, bad host).
+    case couldNotStart(host: String, port: Int)
+
+    public var description: String {
+        switch self {
+        case .couldNotStart(let host, let port): "The sandbox could not listen on \(host):\(port) (is the port in use?)."
+        }
+    }
+}

@@ -1,0 +1,15 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// A group of routes that needs set-up (a database, bundled data) before it can serve.
+protocol SandboxRouteGroup: Sendable {
+    func register(on router: Router<BasicRequestContext>) async throws
+}
+
+/// The route groups beyond the built-in httpbin/probe/sample ones, in registration order.
+enum SandboxExtensions {
+    static func registered(options: SandboxServer.Options, logger: Logger) async -> [any SandboxRouteGroup] {
+        []
+    }
+}
