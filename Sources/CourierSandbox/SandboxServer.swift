@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// Courier's sandbox: a Hummingbird server with httpbin-style fault routes, probe routes for
 /// concurrency tests, sample data, and (from the Accounts issue) the seminar's User API.
@@ -65,15 +66,16 @@ public struct SandboxServer: Sendable {
             },
             logger: quiet(logger)
         )
-        let task = Task { try await app.run() }
+        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: quiet(logger)))
+        let task = Task { try await group.run() }
         var port = 0
         for await bound in portStream { port = bound }
         guard port > 0 else {
-            task.cancel()
+            await group.triggerGracefulShutdown()
             _ = await task.result
             throw SandboxError.couldNotStart(host: options.host, port: options.port)
         }
-        return RunningSandbox(host: options.host, port: port, task: task)
+        return RunningSandbox(host: options.host, port: port, group: group, task: task)
     }
 
     /// Runs the sandbox in the foreground until SIGINT or SIGTERM, then shuts down cleanly.
@@ -103,6 +105,7 @@ public struct RunningSandbox: Sendable {
     public let host: String
     /// The port it listens on.
     public let port: Int
+    let group: ServiceGroup
     let task: Task<Void, any Error>
 
     /// `http://host:port`.
@@ -113,7 +116,7 @@ public struct RunningSandbox: Sendable {
 
     /// Stops the server and waits until it has shut down.
     public func stop() async {
-        task.cancel()
+        await group.triggerGracefulShutdown()
         _ = await task.result
     }
 }

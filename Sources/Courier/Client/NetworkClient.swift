@@ -46,7 +46,7 @@ public final class NetworkClient: NetworkProviding, Sendable {
         let built = try builder.build(endpoint)
         try checkTransportSecurity(built.baseURL)
         let deadline = ContinuousClock.now + (endpoint.timeout ?? configuration.timeout)
-        let context = RequestContext(deadline: deadline, secrets: endpoint.secrets)
+        let context = RequestContext(deadline: deadline, secrets: endpoint.secrets, maxResponseBytes: configuration.maxResponseBytes)
         let operationID = String(describing: type(of: endpoint))
         do {
             let (head, body) = try await RequestContext.$current.withValue(context) {

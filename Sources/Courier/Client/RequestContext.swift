@@ -8,11 +8,14 @@ public struct RequestContext: Sendable {
     public var deadline: ContinuousClock.Instant?
     /// Values that must never be logged (from ``Endpoint/secrets``).
     public var secrets: [String]
+    /// The largest response body the client accepts; transports that can stop early do.
+    public var maxResponseBytes: Int?
 
     /// Creates a context.
-    public init(deadline: ContinuousClock.Instant? = nil, secrets: [String] = []) {
+    public init(deadline: ContinuousClock.Instant? = nil, secrets: [String] = [], maxResponseBytes: Int? = nil) {
         self.deadline = deadline
         self.secrets = secrets
+        self.maxResponseBytes = maxResponseBytes
     }
 
     /// The context of the request this task is sending, if any.

@@ -9,7 +9,8 @@ import OpenAPIRuntime
 ///
 /// AsyncHTTPClient speaks HTTP; this type only converts between swift-http-types and AHC
 /// (measured faster than the stock swift-openapi-async-http-client transport: see the
-/// benchmark). It honours ``RequestContext/deadline`` for the whole call, body included.
+/// benchmark). It honours ``RequestContext/deadline`` for the whole call, body included, and
+/// ``RequestContext/maxResponseBytes`` while receiving (a body over the limit is never buffered whole).
 ///
 /// The client is configured deliberately (see ``Settings``): a short connect timeout and no
 /// retrying a refused connection until that timeout, a pool sized for fan-out, a redirect
@@ -81,35 +82,72 @@ public final class AsyncHTTPClientTransport: ClientTransport, DeadlineAwareTrans
     }
 
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        var outgoing = HTTPClientRequest(url: Self.join(baseURL, request.path ?? "/"))
-        outgoing.method = .init(rawValue: request.method.rawValue)
-        outgoing.headers.reserveCapacity(request.headerFields.count)
+        let context = RequestContext.current
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(request.headerFields.count)
         for field in request.headerFields {
-            outgoing.headers.add(name: field.name.rawName, value: field.value)
+            headers.add(name: field.name.rawName, value: field.value)
         }
-        if let body {
-            let length: HTTPClientRequest.Body.Length
-            switch body.length {
-            case .known(let count): length = .known(count)
-            case .unknown: length = .unknown
+        let eventLoop = client.eventLoopGroup.next()
+        let outgoing = try HTTPClient.Request(
+            url: Self.join(baseURL, request.path ?? "/"),
+            method: .init(rawValue: request.method.rawValue),
+            headers: headers,
+            body: try await Self.requestBody(body, on: eventLoop)
+        )
+        let limit = min(context?.maxResponseBytes ?? Int(UInt32.max), Int(UInt32.max))
+        let task = client.execute(
+            request: outgoing,
+            delegate: ResponseAccumulator(request: outgoing, maxBodySize: limit),
+            eventLoop: .delegate(on: eventLoop),
+            logger: nil
+        )
+        // AHC's own deadline ends when the head arrives; Courier's covers the body too.
+        let deadline = context?.deadline ?? (ContinuousClock.now + defaultTimeout)
+        let timer = eventLoop.scheduleTask(in: TimeAmount(ContinuousClock.now.duration(to: deadline))) {
+            task.fail(reason: URLError(.timedOut))
+        }
+        defer { timer.cancel() }
+        let response: HTTPClient.Response
+        do {
+            response = try await withTaskCancellationHandler {
+                try await task.futureResult.get()
+            } onCancel: {
+                task.cancel()
             }
-            outgoing.body = .stream(body.map { ByteBuffer(bytes: $0) }, length: length)
+        } catch is ResponseAccumulator.ResponseTooBigError {
+            throw NetworkError.responseTooLarge(limit: limit)
         }
-        let deadline = RequestContext.current?.deadline ?? (ContinuousClock.now + defaultTimeout)
-        let remaining = ContinuousClock.now.duration(to: deadline)
-        let response = try await client.execute(outgoing, deadline: .now() + TimeAmount(remaining))
-
         var fields = HTTPFields()
         fields.reserveCapacity(response.headers.count)
         for (name, value) in response.headers {
             if let fieldName = HTTPField.Name(name) { fields.append(HTTPField(name: fieldName, value: value)) }
         }
         let head = HTTPResponse(status: .init(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase), headerFields: fields)
-        let declared = response.headers.first(name: "content-length").flatMap(Int64.init)
-        let isCompressed = response.headers.first(name: "content-encoding").map { $0 != "identity" } ?? false
-        let length: HTTPBody.Length = (declared != nil && !isCompressed) ? .known(declared ?? 0) : .unknown
-        let chunks = response.body.map { buffer in ArraySlice(buffer.readableBytesView) }
-        return (head, HTTPBody(chunks, length: length, iterationBehavior: .single))
+        guard let buffer = response.body, buffer.readableBytes > 0 else { return (head, nil) }
+        return (head, HTTPBody(ArraySlice(buffer.readableBytesView)))
+    }
+
+    /// Small known-length bodies go as one buffer; others are streamed chunk by chunk.
+    private static func requestBody(_ body: HTTPBody?, on eventLoop: any EventLoop) async throws -> HTTPClient.Body? {
+        guard let body else { return nil }
+        if case .known(let length) = body.length, length <= 256 * 1024 {
+            var buffer = ByteBuffer()
+            buffer.reserveCapacity(Int(length))
+            for try await chunk in body { buffer.writeBytes(chunk) }
+            return .byteBuffer(buffer)
+        }
+        var declared: Int64?
+        if case .known(let length) = body.length { declared = length }
+        return .stream(contentLength: declared) { writer in
+            let promise = eventLoop.makePromise(of: Void.self)
+            promise.completeWithTask {
+                for try await chunk in body {
+                    try await writer.write(.byteBuffer(ByteBuffer(bytes: chunk))).get()
+                }
+            }
+            return promise.futureResult
+        }
     }
 
     /// `baseURL` + `path`, with exactly one `/` between them.

@@ -1,0 +1,57 @@
+import Courier
+import Foundation
+
+/// An ``Endpoint`` built from a URL typed on the command line.
+struct AdHocEndpoint: Endpoint {
+    let baseURL: URL
+    let pathSegments: [String]
+    let method: HTTPMethod
+    let task: HTTPTask
+    let headers: [String: String]?
+    let timeout: Duration?
+    let secrets: [String]
+
+    var path: String { "/" + pathSegments.joined(separator: "/") }
+
+    /// Splits `url` into a base (scheme, host, port), decoded path segments and query items,
+    /// adds `extraQuery`, and attaches `json` as the body.
+    init(method: String, url text: String, headers: [String: String], extraQuery: [(String, String)], json: String?, timeout: Duration?, secrets: [String] = []) throws {
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+            ["http", "https"].contains(scheme), let host = components.host, !host.isEmpty
+        else { throw CLIError.usage("'\(text)' is not an http:// or https:// URL") }
+        var base = URLComponents()
+        base.scheme = scheme
+        base.host = host
+        base.port = components.port
+        guard let baseURL = base.url else { throw CLIError.usage("'\(text)' has no usable host") }
+        self.baseURL = baseURL
+        self.pathSegments = components.path.split(separator: "/").map(String.init)
+        self.method = HTTPMethod(method.uppercased()) ?? .get
+        var query: [String: [String]] = [:]
+        for item in components.queryItems ?? [] { query[item.name, default: []].append(item.value ?? "") }
+        for (name, value) in extraQuery { query[name, default: []].append(value) }
+        let parameters: Parameters = query.mapValues { values -> any Sendable in values.count == 1 ? values[0] : values }
+        var body: HTTPTask = .requestPlain
+        if let json {
+            guard (try? JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed])) != nil else {
+                throw CLIError.usage("--json is not valid JSON")
+            }
+            body = .requestData(Data(json.utf8), contentType: "application/json")
+        }
+        self.task = parameters.isEmpty ? body : .requestComposite(query: parameters, body: body)
+        self.headers = headers.isEmpty ? nil : headers
+        self.timeout = timeout
+        self.secrets = secrets
+    }
+}
+
+/// A command-line mistake, reported with a clear message and exit code 64.
+enum CLIError: Error, CustomStringConvertible {
+    case usage(String)
+
+    var description: String {
+        switch self {
+        case .usage(let message): message
+        }
+    }
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// The subcommands of `courier`, in `--help` order. Each lives in its own file.
+enum CLISubcommands {
+    static let all: [any ParsableCommand.Type] = [
+        DemoCommand.self,
+        RequestCommand.self,
+        ServeCommand.self,
+    ]
+}

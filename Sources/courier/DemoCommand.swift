@@ -1,0 +1,31 @@
+import ArgumentParser
+import Courier
+import CourierSandbox
+import Foundation
+import Logging
+
+/// `courier demo`: the sandbox in-process, and Courier walked through it — no flags, no network.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Start the sandbox in-process and walk Courier through it (no setup, no network)."
+    )
+
+    func run() async throws {
+        let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-demo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        var options = SandboxServer.Options()
+        options.dataDirectory = dataDirectory
+        let sandbox = try await SandboxServer.start(options: options)
+        Terminal.output("sandbox listening on \(sandbox.baseURL.absoluteString) (temporary data)\n")
+        var failures = 0
+        var steps = 0
+        let core = await CoreDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
+        steps += core.steps
+        failures += core.failures
+        await sandbox.stop()
+        Terminal.output("\n\(failures == 0 ? "✓" : "✗") demo finished: \(steps) steps, \(failures) unexpected — \(core.oneLine)")
+        if failures > 0 { throw ExitCode(1) }
+    }
+}
