@@ -46,7 +46,7 @@ struct RequestCommand: AsyncParsableCommand {
         } catch let error as CLIError {
             throw ValidationError(error.description)
         }
-        var configuration = NetworkClient.Configuration(transport: transport == "urlsession" ? URLSessionClientTransport.shared : AsyncHTTPClientTransport.shared)
+        var configuration = NetworkClient.Configuration(transport: transport == "urlsession" ? URLSessionClientTransport.shared : HTTPClientTransport.shared)
         if allowInsecure, let host = endpoint.baseURL.host { configuration.insecureHostsAllowed.insert(host.lowercased()) }
         let client = NetworkClient(configuration: configuration)
         let redactor = Redactor()

@@ -5,7 +5,7 @@ import OpenAPIRuntime
 extension NetworkClient {
     /// Everything a ``NetworkClient`` can be told; every field has a sensible default.
     public struct Configuration: Sendable {
-        /// What sends the requests. Defaults to ``AsyncHTTPClientTransport/shared`` on Linux and
+        /// What sends the requests. Defaults to ``HTTPClientTransport/shared`` on Linux and
         /// ``URLSessionClientTransport/shared`` on Apple platforms.
         public var transport: any ClientTransport
         /// Middlewares, outermost first (auth, retry, cache, logging …).
@@ -55,7 +55,7 @@ extension NetworkClient {
         #if canImport(Darwin)
         URLSessionClientTransport.shared
         #else
-        AsyncHTTPClientTransport.shared
+        HTTPClientTransport.shared
         #endif
     }
 }

@@ -33,14 +33,13 @@ public enum PercentEncoding {
     }
 
     /// The text form of a parameter value (arrays give several).
-    static func flatten(_ value: any Sendable) -> [String] {
+    static func flatten(_ value: Any) -> [String] {
         switch value {
-        case let array as [any Sendable]: return array.flatMap(flatten)
+        case let array as [Any]: return array.flatMap(flatten)
         case let bool as Bool: return [bool ? "true" : "false"]
         case let string as String: return [string]
-        case let optional as Optional<any Sendable>:
-            if case .some(let wrapped) = optional { return flatten(wrapped) }
-            return []
+        case let optional as any OptionalParameter:
+            return optional.wrappedParameter.map(flatten) ?? []
         default: return ["\(value)"]
         }
     }
@@ -55,6 +54,20 @@ public enum PercentEncoding {
             return true
         default:
             return false
+        }
+    }
+}
+
+/// Lets `nil` parameters be left out instead of rendered as "nil".
+protocol OptionalParameter {
+    var wrappedParameter: Any? { get }
+}
+
+extension Optional: OptionalParameter {
+    var wrappedParameter: Any? {
+        switch self {
+        case .some(let value): value
+        case .none: nil
         }
     }
 }

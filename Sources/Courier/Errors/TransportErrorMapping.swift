@@ -40,7 +40,7 @@ extension NetworkError {
 
     /// The URLError code for a SwiftNIO / AsyncHTTPClient error, or nil when unknown.
     static func urlErrorCode(for error: any Error) -> URLError.Code? {
-        if let error = error as? HTTPClientError { return urlErrorCode(for: error) }
+        if let error = error as? HTTPClientError { return urlErrorCode(forHTTPClientError: error) }
         if let error = error as? NIOConnectionError {
             if error.dnsAError != nil || error.dnsAAAAError != nil, error.connectionErrors.isEmpty {
                 return .cannotFindHost
@@ -52,7 +52,10 @@ extension NetworkError {
         }
         if let error = error as? IOError { return urlErrorCode(errno: error.errnoCode) }
         if error is SocketAddressError { return .cannotFindHost }
-        if error is HTTPParserError { return .cannotParseResponse }
+        if let error = error as? HTTPParserError {
+            // The server closed the connection before the message was complete.
+            return error == .invalidEOFState ? .networkConnectionLost : .cannotParseResponse
+        }
         if let error = error as? ChannelError {
             switch error {
             case .connectTimeout: return .timedOut
@@ -79,7 +82,7 @@ extension NetworkError {
         }
     }
 
-    static func urlErrorCode(for error: HTTPClientError) -> URLError.Code {
+    static func urlErrorCode(forHTTPClientError error: HTTPClientError) -> URLError.Code {
         switch error {
         case .cancelled, .requestStreamCancelled: return .cancelled
         case .connectTimeout, .readTimeout, .writeTimeout, .deadlineExceeded, .tlsHandshakeTimeout,

@@ -7,7 +7,7 @@ import OpenAPIRuntime
 /// (see ``Redactor``); works for Courier endpoints and OpenAPI-generated clients alike.
 ///
 /// ```swift
-/// let client = NetworkClient(transport: AsyncHTTPClientTransport.shared,
+/// let client = NetworkClient(transport: HTTPClientTransport.shared,
 ///                            middlewares: [LoggingMiddleware(logger: Logger(label: "api"))])
 /// ```
 public struct LoggingMiddleware: ClientMiddleware {
@@ -37,7 +37,7 @@ public struct LoggingMiddleware: ClientMiddleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var redactor = self.redactor
         redactor.secrets += RequestContext.current?.secrets.filter { $0.count >= 3 } ?? []
-        let target = redactor.url(AsyncHTTPClientTransport.join(baseURL, request.path ?? "/"))
+        let target = redactor.url(HTTPClientTransport.join(baseURL, request.path ?? "/"))
         var metadata: Logger.Metadata = ["operation": "\(operationID)"]
         if logHeaders { metadata["headers"] = "\(redactor.headers(request.headerFields))" }
         logger.log(level: level, "→ \(request.method.rawValue) \(target)", metadata: metadata)

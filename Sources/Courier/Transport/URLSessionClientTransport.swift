@@ -22,7 +22,7 @@ public final class URLSessionClientTransport: ClientTransport, DeadlineAwareTran
     }
 
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        guard let url = URL(string: AsyncHTTPClientTransport.join(baseURL, request.path ?? "/")) else {
+        guard let url = URL(string: HTTPClientTransport.join(baseURL, request.path ?? "/")) else {
             throw NetworkError.invalidURL
         }
         var urlRequest = URLRequest(url: url)

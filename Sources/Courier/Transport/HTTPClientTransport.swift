@@ -15,7 +15,7 @@ import OpenAPIRuntime
 /// The client is configured deliberately (see ``Settings``): a short connect timeout and no
 /// retrying a refused connection until that timeout, a pool sized for fan-out, a redirect
 /// limit with loop detection, and bounded decompression.
-public final class AsyncHTTPClientTransport: ClientTransport, DeadlineAwareTransport, Sendable {
+public final class HTTPClientTransport: ClientTransport, DeadlineAwareTransport, Sendable {
     /// How the underlying `HTTPClient` is set up.
     public struct Settings: Sendable {
         /// Time allowed to establish a connection (a refused one fails at once).
@@ -36,7 +36,7 @@ public final class AsyncHTTPClientTransport: ClientTransport, DeadlineAwareTrans
     }
 
     /// A process-wide transport with default ``Settings`` (never shut down, like `HTTPClient.shared`).
-    public static let shared = AsyncHTTPClientTransport(settings: Settings(), owned: false)
+    public static let shared = HTTPClientTransport(settings: Settings(), owned: false)
 
     /// The AsyncHTTPClient in use.
     public let client: HTTPClient

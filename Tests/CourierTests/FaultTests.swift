@@ -1,0 +1,170 @@
+import Courier
+import Foundation
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Every fault route ends in a specific ``NetworkError``, on both transports.
+@Suite("Faults")
+struct FaultTests {
+    struct Named: Decodable, Sendable {
+        var id: Int
+        var name: String
+        var tags: [String]
+    }
+
+    @Test("a refused connection fails in well under a second", arguments: TransportKind.allCases)
+    func refused(_ kind: TransportKind) async throws {
+        // Bind and close a port so nothing listens there.
+        let sandbox = try await withSandbox { $0 }
+        let client = NetworkClient(transport: kind.make())
+        let start = ContinuousClock.now
+        let error = await expectNetworkError { () throws(NetworkError) in
+            try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/json"))
+        }
+        let elapsed = ContinuousClock.now - start
+        guard case .networkError(let urlError) = error else {
+            Issue.record("expected networkError, got \(String(describing: error))")
+            return
+        }
+        #expect(urlError.code == .cannotConnectToHost)
+        #expect(elapsed < .milliseconds(500))
+    }
+
+    @Test("unknown host → cannotFindHost", arguments: [TransportKind.asyncHTTPClient])
+    func unknownHost(_ kind: TransportKind) async throws {
+        let client = NetworkClient(transport: kind.make())
+        let error = await expectNetworkError { () throws(NetworkError) in
+            try await client.response(TestEndpoint(baseURL: URL(string: "https://no-such-host.invalid")!, path: "/", timeout: .seconds(5)))
+        }
+        guard case .networkError(let urlError) = error else {
+            Issue.record("expected networkError, got \(String(describing: error))")
+            return
+        }
+        #expect([URLError.Code.cannotFindHost, .dnsLookupFailed].contains(urlError.code))
+    }
+
+    @Test("timeout → timedOut, within the endpoint's deadline (body included)", arguments: TransportKind.allCases)
+    func timeout(_ kind: TransportKind) async throws {
+        try await withSandbox { sandbox in
+            let client = NetworkClient(transport: kind.make())
+            for path in ["/delay/3000", "/probe/slow/3000"] {
+                let start = ContinuousClock.now
+                let error = await expectNetworkError { () throws(NetworkError) in
+                    try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: path, timeout: .milliseconds(300)))
+                }
+                #expect(error == .networkError(URLError(.timedOut)), "\(path)")
+                #expect(ContinuousClock.now - start < .milliseconds(1500), "\(path)")
+            }
+        }
+    }
+
+    @Test("redirects are followed; a loop → httpTooManyRedirects", arguments: TransportKind.allCases)
+    func redirects(_ kind: TransportKind) async throws {
+        try await withSandbox { sandbox in
+            let client = NetworkClient(transport: kind.make())
+            let response = try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/redirect/3"))
+            #expect(response.statusCode == 200)
+            #expect(response.text?.contains("redirected") == true)
+            let error = await expectNetworkError { () throws(NetworkError) in
+                try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/redirect-loop", timeout: .seconds(10)))
+            }
+            #expect(error == .networkError(URLError(.httpTooManyRedirects)))
+        }
+    }
+
+    @Test("gzip bodies are decompressed", arguments: TransportKind.allCases)
+    func gzip(_ kind: TransportKind) async throws {
+        try await withSandbox { sandbox in
+            let client = NetworkClient(transport: kind.make())
+            struct Gzipped: Decodable, Sendable { var gzipped: Bool; var message: String }
+            let value = try await client.request(TestEndpoint(baseURL: sandbox.baseURL, path: "/gzip"), as: Gzipped.self)
+            #expect(value.gzipped)
+            #expect(value.message == "압축된 응답")
+        }
+    }
+
+    @Test("a decompression bomb is refused (AHC's ratio limit)")
+    func gzipBomb() async throws {
+        try await withSandbox { sandbox in
+            let client = NetworkClient(transport: HTTPClientTransport.shared)
+            let error = await expectNetworkError { () throws(NetworkError) in
+                try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/gzip-bomb/64"))
+            }
+            #expect(error == .networkError(URLError(.cannotDecodeContentData)) || error == .responseTooLarge(limit: 16 * 1024 * 1024))
+        }
+    }
+
+    @Test("a connection dropped mid-body and a truncated body → networkConnectionLost", arguments: TransportKind.allCases)
+    func dropped(_ kind: TransportKind) async throws {
+        try await withSandbox { sandbox in
+            let client = NetworkClient(transport: kind.make())
+            for path in ["/drop", "/truncated"] {
+                let error = await expectNetworkError { () throws(NetworkError) in
+                    try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: path))
+                }
+                #expect(error == .networkError(URLError(.networkConnectionLost)), "\(path): \(String(describing: error))")
+            }
+        }
+    }
+
+    @Test("invalid JSON and wrong types → decodingError with path and excerpt", arguments: TransportKind.allCases)
+    func decoding(_ kind: TransportKind) async throws {
+        try await withSandbox { sandbox in
+            let client = NetworkClient(transport: kind.make())
+            let invalid = await expectNetworkError { () throws(NetworkError) in
+                try await client.request(TestEndpoint(baseURL: sandbox.baseURL, path: "/invalid-json"), as: Named.self)
+            }
+            #expect(invalid?.caseName == "decodingError")
+            #expect(invalid?.bodyExcerpt?.hasPrefix(#"{"id": 1, "name": "Courier""#) == true)
+            let wrong = await expectNetworkError { () throws(NetworkError) in
+                try await client.request(TestEndpoint(baseURL: sandbox.baseURL, path: "/wrong-type"), as: Named.self)
+            }
+            #expect(wrong?.codingPathDescription == "name")
+            #expect(wrong?.bodyExcerpt?.contains(#""name": 42"#) == true)
+            let line = wrong?.log(file: "App/Service.swift", function: "load()") ?? ""
+            #expect(line.hasPrefix("decodingError(\""))
+            #expect(line.hasSuffix(#"-"App/Service.swift#load()""#))
+        }
+    }
+
+    @Test("the size limit holds: declared and streamed bodies over the limit fail", arguments: TransportKind.allCases)
+    func sizeLimit(_ kind: TransportKind) async throws {
+        try await withSandbox { sandbox in
+            var configuration = NetworkClient.Configuration(transport: kind.make())
+            configuration.maxResponseBytes = 64 * 1024
+            let client = NetworkClient(configuration: configuration)
+            let fits = try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/bytes/65536"))
+            #expect(fits.body.count == 65536)
+            #expect(fits.body[1000] == UInt8(truncatingIfNeeded: 1000))
+            let error = await expectNetworkError { () throws(NetworkError) in
+                try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/bytes/65537"))
+            }
+            #expect(error == .responseTooLarge(limit: 64 * 1024))
+            let big = await expectNetworkError { () throws(NetworkError) in
+                try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/bytes/50000000"))
+            }
+            #expect(big == .responseTooLarge(limit: 64 * 1024))
+            // The client still works afterwards.
+            #expect(try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/json")).statusCode == 200)
+        }
+    }
+
+    @Test("plain http:// to a non-loopback host is refused before sending")
+    func insecure() async throws {
+        let client = NetworkClient()
+        let error = await expectNetworkError { () throws(NetworkError) in
+            try await client.response(TestEndpoint(baseURL: URL(string: "http://api.example.com")!, path: "/users"))
+        }
+        #expect(error == .insecureURL(host: "api.example.com"))
+        #expect(error?.userMessage(in: .english).contains("http://api.example.com") == true)
+        var configuration = NetworkClient.Configuration()
+        configuration.insecureHostsAllowed = []
+        let strict = NetworkClient(configuration: configuration)
+        let loopback = await expectNetworkError { () throws(NetworkError) in
+            try await strict.response(TestEndpoint(baseURL: URL(string: "http://127.0.0.1:9")!, path: "/"))
+        }
+        #expect(loopback == .insecureURL(host: "127.0.0.1"))
+    }
+}
