@@ -15,10 +15,13 @@ public final class URLSessionClientTransport: ClientTransport, DeadlineAwareTran
 
     /// The session in use.
     public let session: URLSession
+    /// Redirects followed before `URLError(.httpTooManyRedirects)` (Linux's URLSession has no limit).
+    public let maxRedirects: Int
 
     /// A transport over `session`.
-    public init(session: URLSession) {
+    public init(session: URLSession, maxRedirects: Int = 10) {
         self.session = session
+        self.maxRedirects = maxRedirects
     }
 
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
@@ -38,12 +41,20 @@ public final class URLSessionClientTransport: ClientTransport, DeadlineAwareTran
         try Task.checkCancellation()
         let data: Data
         let urlResponse: URLResponse
-        if let body {
-            let bytes = try await Data(collecting: body, upTo: .max)
-            (data, urlResponse) = try await session.upload(for: urlRequest, from: bytes)
-        } else {
-            (data, urlResponse) = try await session.data(for: urlRequest)
+        let redirects = RedirectLimiter(maximum: maxRedirects)
+        do {
+            if let body {
+                let bytes = try await Data(collecting: body, upTo: .max)
+                (data, urlResponse) = try await session.upload(for: urlRequest, from: bytes, delegate: redirects)
+            } else {
+                (data, urlResponse) = try await session.data(for: urlRequest, delegate: redirects)
+            }
+        } catch let error as URLError where error.code == .unknown {
+            // libcurl's "partial file" (the connection closed before the declared length) arrives
+            // as an unknown error; it means the same as URLSession's networkConnectionLost on Apple.
+            throw URLError(.networkConnectionLost, userInfo: error.userInfo)
         }
+        if redirects.exceeded { throw URLError(.httpTooManyRedirects) }
         guard let http = urlResponse as? HTTPURLResponse else { throw NetworkError.invalidResponse }
         var fields = HTTPFields()
         for (key, value) in http.allHeaderFields {
@@ -52,5 +63,28 @@ public final class URLSessionClientTransport: ClientTransport, DeadlineAwareTran
         }
         let head = HTTPResponse(status: .init(code: http.statusCode), headerFields: fields)
         return (head, HTTPBody(data))
+    }
+}
+
+/// Counts a task's redirects and stops following them past the limit.
+final class RedirectLimiter: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    // `count` and `exceeded` are guarded by `lock`; URLSession calls from its delegate queue.
+    private let lock = NSLock()
+    private var count = 0
+    private var didExceed = false
+    let maximum: Int
+
+    init(maximum: Int) { self.maximum = maximum }
+
+    var exceeded: Bool { lock.withLock { didExceed } }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        let allow = lock.withLock { () -> Bool in
+            count += 1
+            if count > maximum { didExceed = true }
+            return !didExceed
+        }
+        completionHandler(allow ? request : nil)
     }
 }
