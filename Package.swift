@@ -94,6 +94,12 @@ let package = Package(
             path: "Benchmarks/CourierBenchmarks",
             swiftSettings: strict
         ),
+        .executableTarget(
+            name: "LLMBenchmark",
+            dependencies: ["CourierLLM"],
+            path: "Benchmarks/LLMBenchmark",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "CourierTests",
             dependencies: [

@@ -74,6 +74,14 @@ struct CourierBenchmarks {
             }),
         ]
 
+        // Profiling mode: `COURIER_BENCH_ONLY=<index>` runs one contender at concurrency 1 (for callgrind).
+        if let only = ProcessInfo.processInfo.environment["COURIER_BENCH_ONLY"].flatMap(Int.init), contenders.indices.contains(only) {
+            let m = try await measure(contenders[only].run, requests: requests, concurrency: 1)
+            print("\(contenders[only].name): \(Int(m.throughput)) req/s")
+            try await courierTransport.shutdown()
+            await sandbox.stop()
+            return
+        }
         print("Courier benchmark — \(requests) GETs of /json (\(SampleSize.bytes) bytes) decoded, sandbox in-process on \(base.absoluteString)")
         print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, release build\n")
         for concurrency in [1, 32] {

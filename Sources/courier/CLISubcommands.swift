@@ -6,5 +6,6 @@ enum CLISubcommands {
         DemoCommand.self,
         RequestCommand.self,
         ServeCommand.self,
+        JSONCommand.self,
     ]
 }

@@ -24,6 +24,9 @@ struct DemoCommand: AsyncParsableCommand {
         let core = await CoreDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
         steps += core.steps
         failures += core.failures
+        let llm = await LLMDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
+        steps += llm.steps
+        failures += llm.failures
         await sandbox.stop()
         Terminal.output("\n\(failures == 0 ? "✓" : "✗") demo finished: \(steps) steps, \(failures) unexpected — \(core.oneLine)")
         if failures > 0 { throw ExitCode(1) }

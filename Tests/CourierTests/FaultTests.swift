@@ -50,10 +50,12 @@ struct FaultTests {
     func timeout(_ kind: TransportKind) async throws {
         try await withSandbox { sandbox in
             let client = NetworkClient(transport: kind.make())
-            for path in ["/delay/3000", "/probe/slow/3000"] {
+            let drip: Parameters = ["bytes": 100, "intervalMs": 50]
+            for (path, query) in [("/delay/3000", Parameters()), ("/probe/slow/3000", [:]), ("/drip", drip)] {
                 let start = ContinuousClock.now
                 let error = await expectNetworkError { () throws(NetworkError) in
-                    try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: path, timeout: .milliseconds(300)))
+                    try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: path,
+                                                           task: .requestParameters(query, encoding: .url), timeout: .milliseconds(300)))
                 }
                 #expect(error == .networkError(URLError(.timedOut)), "\(path)")
                 #expect(ContinuousClock.now - start < .milliseconds(1500), "\(path)")

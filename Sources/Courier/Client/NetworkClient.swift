@@ -47,7 +47,8 @@ public final class NetworkClient: NetworkProviding, Sendable {
         try checkTransportSecurity(built.baseURL)
         let deadline = ContinuousClock.now + (endpoint.timeout ?? configuration.timeout)
         let context = RequestContext(deadline: deadline, secrets: endpoint.secrets, maxResponseBytes: configuration.maxResponseBytes)
-        let operationID = String(describing: type(of: endpoint))
+        // Only middlewares read the operation ID; naming the type costs a reflection call.
+        let operationID = configuration.middlewares.isEmpty ? "courier" : String(describing: type(of: endpoint))
         do {
             let (head, body) = try await RequestContext.$current.withValue(context) {
                 if transportHandlesDeadline {

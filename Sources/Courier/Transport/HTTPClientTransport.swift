@@ -88,23 +88,22 @@ public final class HTTPClientTransport: ClientTransport, DeadlineAwareTransport,
         for field in request.headerFields {
             headers.add(name: field.name.rawName, value: field.value)
         }
-        let eventLoop = client.eventLoopGroup.next()
         let outgoing = try HTTPClient.Request(
             url: Self.join(baseURL, request.path ?? "/"),
             method: .init(rawValue: request.method.rawValue),
             headers: headers,
-            body: try await Self.requestBody(body, on: eventLoop)
+            body: try await Self.requestBody(body, on: client.eventLoopGroup.any())
         )
         let limit = min(context?.maxResponseBytes ?? Int(UInt32.max), Int(UInt32.max))
         let task = client.execute(
             request: outgoing,
             delegate: ResponseAccumulator(request: outgoing, maxBodySize: limit),
-            eventLoop: .delegate(on: eventLoop),
+            eventLoop: .indifferent,
             logger: nil
         )
         // AHC's own deadline ends when the head arrives; Courier's covers the body too.
         let deadline = context?.deadline ?? (ContinuousClock.now + defaultTimeout)
-        let timer = eventLoop.scheduleTask(in: TimeAmount(ContinuousClock.now.duration(to: deadline))) {
+        let timer = task.eventLoop.scheduleTask(in: TimeAmount(ContinuousClock.now.duration(to: deadline))) {
             task.fail(reason: URLError(.timedOut))
         }
         defer { timer.cancel() }

@@ -1,0 +1,242 @@
+import Foundation
+
+extension TolerantParser {
+    /// Literal words accepted as values, with their JSON meaning.
+    static let literals: [String: JSONValue] = [
+        "true": .bool(true), "false": .bool(false), "null": .null,
+        "True": .bool(true), "False": .bool(false), "TRUE": .bool(true), "FALSE": .bool(false),
+        "None": .null, "NULL": .null, "Null": .null, "nil": .null, "undefined": .null,
+        "NaN": .null, "Infinity": .null,
+    ]
+
+    /// The literal word at `index`, if a known one ends there (not followed by a word byte).
+    func literalWord(at index: Int) -> String? {
+        var cursor = index
+        while cursor < end, ByteClass.isASCIILetter(bytes[cursor]), cursor - index < 16 { cursor += 1 }
+        guard cursor > index, cursor >= end || !ByteClass.isWordByte(bytes[cursor]) else { return nil }
+        let word = String(decoding: bytes[index..<cursor], as: UTF8.self)
+        return Self.literals[word] != nil ? word : nil
+    }
+
+    mutating func parseLiteral() -> Parsed? {
+        let start = pos
+        while pos < end, ByteClass.isASCIILetter(bytes[pos]) { pos += 1 }
+        if pos < end, ByteClass.isWordByte(bytes[pos]) { return nil }
+        let word = String(decoding: bytes[start..<pos], as: UTF8.self)
+        if let value = Self.literals[word] {
+            if word != "true" && word != "false" && word != "null" { note(.convertedLiteral(word)) }
+            return .value(value)
+        }
+        if pos >= end, let full = ["true", "false", "null"].first(where: { $0.hasPrefix(word) }) {
+            noteTruncated()
+            return Self.literals[full].map { .value($0) }
+        }
+        return nil
+    }
+
+    /// An unquoted text value after `key:` — up to the next `,`, `}`, `]` or line end.
+    mutating func parseBareValue() -> Parsed? {
+        let start = pos
+        guard pos < end, ByteClass.isWordByte(bytes[pos]), !ByteClass.isSmartQuote(in: bytes, at: pos, end: end) else { return nil }
+        while pos < end {
+            let byte = bytes[pos]
+            if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || byte == ByteClass.newline
+                || byte == ByteClass.quote || byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") { break }
+            pos += 1
+        }
+        var stop = pos
+        while stop > start, ByteClass.isSpace(bytes[stop - 1]) { stop -= 1 }
+        guard stop > start, pos < end, bytes[pos] != ByteClass.quote, bytes[pos] != UInt8(ascii: "{"),
+              bytes[pos] != UInt8(ascii: "[") else {
+            pos = start
+            return nil
+        }
+        note(.quotedValue)
+        return .value(.string(String(decoding: bytes[start..<stop], as: UTF8.self)))
+    }
+
+    mutating func parseNumber() -> Parsed? {
+        let start = pos
+        var text: [UInt8] = []
+        var changed = false
+        if bytes[pos] == UInt8(ascii: "+") {
+            changed = true
+            pos += 1
+        } else if bytes[pos] == UInt8(ascii: "-") {
+            text.append(UInt8(ascii: "-"))
+            pos += 1
+        }
+        guard pos < end else {
+            noteTruncated()
+            return .missing
+        }
+        if ByteClass.isASCIILetter(bytes[pos]) {
+            guard let literal = parseLiteral(), case .value(.null) = literal else { return nil }
+            return literal
+        }
+        let intStart = pos
+        while pos < end, ByteClass.isDigit(bytes[pos]) { pos += 1 }
+        if pos == intStart {
+            guard pos < end, bytes[pos] == UInt8(ascii: "."), pos + 1 < end, ByteClass.isDigit(bytes[pos + 1]) else { return nil }
+            text.append(UInt8(ascii: "0"))
+            changed = true
+        } else {
+            var firstSignificant = intStart
+            while firstSignificant < pos - 1, bytes[firstSignificant] == UInt8(ascii: "0") { firstSignificant += 1 }
+            if firstSignificant > intStart { changed = true }
+            text.append(contentsOf: bytes[firstSignificant..<pos])
+        }
+        if pos < end, bytes[pos] == UInt8(ascii: ".") {
+            var cursor = pos + 1
+            while cursor < end, ByteClass.isDigit(bytes[cursor]) { cursor += 1 }
+            if cursor > pos + 1 { text.append(contentsOf: bytes[pos..<cursor]) } else { changed = true }
+            pos = cursor
+        }
+        if pos < end, bytes[pos] == UInt8(ascii: "e") || bytes[pos] == UInt8(ascii: "E") {
+            var cursor = pos + 1
+            if cursor < end, bytes[cursor] == UInt8(ascii: "+") || bytes[cursor] == UInt8(ascii: "-") { cursor += 1 }
+            let digits = cursor
+            while cursor < end, ByteClass.isDigit(bytes[cursor]) { cursor += 1 }
+            if cursor > digits { text.append(contentsOf: bytes[pos..<cursor]) } else { changed = true }
+            pos = cursor
+            if let value = Double(String(decoding: text, as: UTF8.self)), !value.isFinite {
+                if pos < end, ByteClass.isWordByte(bytes[pos]) || bytes[pos] == UInt8(ascii: ".") { return nil }
+                note(.normalizedNumber(String(decoding: bytes[start..<pos], as: UTF8.self)))
+                return .value(.null)
+            }
+        }
+        if pos < end, ByteClass.isWordByte(bytes[pos]) || bytes[pos] == UInt8(ascii: ".") { return nil }
+        if changed { note(.normalizedNumber(String(decoding: bytes[start..<pos], as: UTF8.self))) }
+        return .value(.number(String(decoding: text, as: UTF8.self)))
+    }
+
+    /// Skips whitespace, comments and Markdown emphasis outside strings.
+    mutating func skipTrivia() {
+        while pos < end {
+            let byte = bytes[pos]
+            switch byte {
+            case 0x20, 0x0A, 0x0D, 0x09:
+                pos += 1
+            case UInt8(ascii: "/"):
+                guard startsComment(at: pos) else { return }
+                note(.removedComment)
+                if bytes[pos + 1] == UInt8(ascii: "/") {
+                    while pos < end, bytes[pos] != ByteClass.newline { pos += 1 }
+                } else {
+                    pos += 2
+                    while pos < end, !(bytes[pos] == UInt8(ascii: "*") && pos + 1 < end && bytes[pos + 1] == UInt8(ascii: "/")) { pos += 1 }
+                    pos = min(end, pos + 2)
+                }
+            case UInt8(ascii: "*"):
+                note(.removedMarkdown)
+                pos += 1
+            case UInt8(ascii: "#"):
+                note(.removedComment)
+                while pos < end, bytes[pos] != ByteClass.newline { pos += 1 }
+            case 0xC2 where pos + 1 < end && bytes[pos + 1] == 0xA0:
+                pos += 2
+            case 0xEF where pos + 2 < end && bytes[pos + 1] == 0xBB && bytes[pos + 2] == 0xBF:
+                pos += 3
+            case 0xE2 where pos + 2 < end && bytes[pos + 1] == 0x80 && bytes[pos + 2] == 0x8B:
+                pos += 3
+            default:
+                return
+            }
+        }
+    }
+
+    /// Skips trivia and citation markers that follow a value.
+    mutating func skipAfterValue(inObject: Bool) {
+        while true {
+            skipTrivia()
+            guard pos < end else { return }
+            let byte = bytes[pos]
+            if byte == UInt8(ascii: "[") || byte == 0xE3, let next = citationEnd(from: pos, requireLink: !inObject) {
+                note(.removedCitation)
+                pos = next
+            } else if byte == UInt8(ascii: "("), let next = parenthesisEnd(from: pos) {
+                note(.removedCitation)
+                pos = next
+            } else {
+                return
+            }
+        }
+    }
+
+    /// The end of a citation marker starting at `start`: `[text](url)`, `【…】`, or (unless
+    /// `requireLink`) a short bracketed note such as `[1]` or `[출처]`.
+    func citationEnd(from start: Int, requireLink: Bool) -> Int? {
+        if bytes[start] == 0xE3 {
+            guard start + 2 < end, bytes[start + 1] == 0x80, bytes[start + 2] == 0x90 else { return nil }
+            var cursor = start + 3
+            while cursor + 2 < end, cursor - start < 200 {
+                if bytes[cursor] == ByteClass.newline { return nil }
+                if bytes[cursor] == 0xE3, bytes[cursor + 1] == 0x80, bytes[cursor + 2] == 0x91 { return cursor + 3 }
+                cursor += 1
+            }
+            return nil
+        }
+        guard let close = bracketEnd(from: start) else { return nil }
+        if close + 1 < end, bytes[close + 1] == UInt8(ascii: "("), let linkEnd = linkEnd(from: close + 1) { return linkEnd }
+        if requireLink || close - start > 40 { return nil }
+        for index in (start + 1)..<close where bytes[index] == UInt8(ascii: ",") {
+            return nil
+        }
+        return close + 1
+    }
+
+    /// The index of the `]` matching the `[` at `start` on the same line, honouring `\` escapes.
+    func bracketEnd(from start: Int) -> Int? {
+        var depth = 0
+        var cursor = start
+        while cursor < end, cursor - start < 300 {
+            let byte = bytes[cursor]
+            switch byte {
+            case ByteClass.backslash: cursor += 2; continue
+            case ByteClass.newline, ByteClass.quote, UInt8(ascii: "{"), UInt8(ascii: "}"): return nil
+            case UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "]"):
+                depth -= 1
+                if depth == 0 { return cursor }
+            default: break
+            }
+            cursor += 1
+        }
+        return nil
+    }
+
+    /// The index after the `)` closing a link target that starts with `(` at `start`.
+    func linkEnd(from start: Int) -> Int? {
+        var cursor = start + 1
+        while cursor < end, cursor - start < 2048 {
+            let byte = bytes[cursor]
+            if byte == UInt8(ascii: ")") { return cursor > start + 1 ? cursor + 1 : nil }
+            if byte <= 0x20 || byte == ByteClass.quote { return nil }
+            cursor += 1
+        }
+        return nil
+    }
+
+    /// The end of a short parenthesised note such as `(출처: 연합뉴스)` on one line.
+    func parenthesisEnd(from start: Int) -> Int? {
+        var cursor = start + 1
+        while cursor < end, cursor - start < 200 {
+            switch bytes[cursor] {
+            case UInt8(ascii: ")"): return cursor + 1
+            case ByteClass.newline, ByteClass.quote, UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"):
+                return nil
+            default: cursor += 1
+            }
+        }
+        return nil
+    }
+
+    /// A Markdown link `[text](url)` used as a value: returns the URL and advances past it.
+    mutating func markdownLink() -> String? {
+        guard let close = bracketEnd(from: pos), close > pos + 1, close + 1 < end, bytes[close + 1] == UInt8(ascii: "("),
+              let after = linkEnd(from: close + 1) else { return nil }
+        let url = String(decoding: bytes[(close + 2)..<(after - 1)], as: UTF8.self)
+        pos = after
+        return url
+    }
+}

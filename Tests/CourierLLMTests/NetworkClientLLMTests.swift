@@ -1,0 +1,50 @@
+import Courier
+import CourierLLM
+import CourierSandbox
+import Foundation
+import Testing
+
+/// `request(_:as:)` decodes LLM answers through CourierLLM when the endpoint says so — over a real
+/// server: the sandbox's echo route returns the answer we send inside its `body` field.
+@Suite("NetworkClient + CourierLLM")
+struct NetworkClientLLMTests {
+    struct CoinWeekly: Decodable, Sendable, Equatable {
+        var priceTrend: String
+        var volumeChange: String
+        var reason: String
+    }
+
+    struct AnswerEndpoint: Endpoint {
+        var baseURL: URL
+        var answer: String
+        var path: String { "/echo" }
+        var method: HTTPMethod { .post }
+        var task: HTTPTask { .requestData(Data(answer.utf8), contentType: "text/plain; charset=utf-8") }
+        var responseDecoding: any ResponseDecoding { LLMResponseDecoding(keyPath: ["body"]) }
+    }
+
+    @Test("a fenced, cited answer decodes; a refusal becomes modelRefusal with the model's text")
+    func throughTheClient() async throws {
+        let sandbox = try await SandboxServer.start()
+        let client = NetworkClient()
+        let messy = """
+            이번 주 분석입니다.
+            ```json
+            {"priceTrend": "상승세 [(출처133)](https://news.example.com/1)", 'volumeChange': "+12%", "reason": "ETF 승인 기대",}
+            ```
+            참고하세요.
+            """
+        let weekly = try await client.request(AnswerEndpoint(baseURL: sandbox.baseURL, answer: messy), as: CoinWeekly.self)
+        #expect(weekly.volumeChange == "+12%")
+        #expect(weekly.reason == "ETF 승인 기대")
+        let refusal = "현재 요청하신 정보를 제공하는 데 어려움이 있습니다."
+        do {
+            _ = try await client.request(AnswerEndpoint(baseURL: sandbox.baseURL, answer: refusal), as: CoinWeekly.self)
+            Issue.record("expected a refusal")
+        } catch {
+            #expect(error == .modelRefusal(refusal))
+            #expect(error.userMessage(in: .korean) == refusal)
+        }
+        await sandbox.stop()
+    }
+}
