@@ -100,6 +100,12 @@ let package = Package(
             path: "Benchmarks/LLMBenchmark",
             swiftSettings: strict
         ),
+        .executableTarget(
+            name: "ConcurrencyBenchmark",
+            dependencies: ["Courier", "CourierConcurrency", "CourierCombine", "CourierSandbox"],
+            path: "Benchmarks/ConcurrencyBenchmark",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "CourierTests",
             dependencies: [

@@ -2,6 +2,8 @@ import AsyncHTTPClient
 import Courier
 import CourierSandbox
 import Foundation
+import HTTPTypes
+import NIOFoundationCompat
 import NIOCore
 import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
@@ -50,6 +52,8 @@ struct CourierBenchmarks {
         let raw = courierTransport.client
         let session = URLSession(configuration: .ephemeral)
         let decoder = JSONDecoder()
+        let sampleBody = try await raw.execute(HTTPClientRequest(url: url), timeout: .seconds(5)).body.collect(upTo: 1 << 20)
+        let courierInstant = NetworkClient(transport: InstantTransport(body: Data(buffer: sampleBody)))
         let endpoint = StoryEndpoint(baseURL: base)
 
         let contenders: [Contender] = [
@@ -65,6 +69,20 @@ struct CourierBenchmarks {
             }),
             ("Courier (stock OpenAPI AHC transport)", {
                 let story = try await courierStock.request(endpoint, as: Story.self)
+                precondition(story.id == 8863)
+            }),
+            ("raw AsyncHTTPClient (future API)", {
+                let request = try HTTPClient.Request(url: url)
+                let response = try await raw.execute(request: request, delegate: ResponseAccumulator(request: request), eventLoop: .indifferent).futureResult.get()
+                let story = try decoder.decode(Story.self, from: response.body ?? ByteBuffer())
+                precondition(story.id == 8863)
+            }),
+            ("Courier pipeline only (instant transport)", {
+                let story = try await courierInstant.request(endpoint, as: Story.self)
+                precondition(story.id == 8863)
+            }),
+            ("JSON decode only", {
+                let story = try decoder.decode(Story.self, from: sampleBody)
                 precondition(story.id == 8863)
             }),
             ("raw URLSession", {
@@ -168,4 +186,12 @@ struct Measurement {
 
 enum SampleSize {
     static let bytes = 399
+}
+
+/// Answers every request at once with the same body: measures Courier's own per-call cost.
+struct InstantTransport: ClientTransport, DeadlineAwareTransport {
+    let body: Data
+    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), HTTPBody(self.body))
+    }
 }

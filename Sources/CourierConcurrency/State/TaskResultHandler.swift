@@ -1,0 +1,125 @@
+import Courier
+
+/// Turns the outcome of an async operation into a ``FetchState`` and hands it to the screen
+/// (the seed's `TaskResultHandler.apply`).
+///
+/// Unlike the seed, every error ends in a visible state: cancellation → `.cancel(.taskCancelled)`,
+/// a ``NetworkError`` → `.failure`, any other error → `.failure(NetworkError(error))`.
+/// `update` and `sideEffect` run on the caller's actor (the main actor for a view model),
+/// so they may touch its state directly.
+///
+/// ```swift
+/// @MainActor func updateOverviewUI() async {
+///     await TaskResultHandler.apply(
+///         of: overviewTask,
+///         using: { $0.overview },
+///         update: { self.overview = $0 }
+///     )
+/// }
+/// ```
+public enum TaskResultHandler {
+    /// Waits for `task`, transforms its value and calls `update` with the state it ends in;
+    /// on success `sideEffect` then runs with the task's raw value.
+    ///
+    /// A `nil` task (never started) and a task that was cancelled end in `.cancel(.taskCancelled)`,
+    /// even if the cancelled task's operation returned a value anyway: a cancelled section
+    /// never turns into a success behind the user's back.
+    ///
+    /// ```swift
+    /// await TaskResultHandler.apply(
+    ///     of: todayTask,
+    ///     using: { $0.today },
+    ///     update: { self.today = $0 },
+    ///     sideEffect: { self.news = $0.articles }
+    /// )
+    /// ```
+    /// - Returns: the state passed to `update`.
+    @discardableResult
+    public static func apply<Success: Sendable, Output>(
+        of task: Task<Success, any Error>?,
+        using transform: (Success) async throws -> Output,
+        update: (FetchState<Output>) -> Void,
+        sideEffect: ((Success) -> Void)? = nil,
+        isolation: isolated (any Actor)? = #isolation
+    ) async -> FetchState<Output> {
+        guard let task else {
+            let state = FetchState<Output>.cancel(.taskCancelled)
+            update(state)
+            return state
+        }
+        return await apply(
+            of: {
+                let value = try await task.value
+                if task.isCancelled { throw CancellationError() }
+                return value
+            },
+            using: transform,
+            update: update,
+            sideEffect: sideEffect
+        )
+    }
+
+    /// Waits for `task` and calls `update` with the state it ends in (no transformation).
+    ///
+    /// ```swift
+    /// await TaskResultHandler.apply(of: weeklyTask, update: { self.weekly = $0 })
+    /// ```
+    @discardableResult
+    public static func apply<Success: Sendable>(
+        of task: Task<Success, any Error>?,
+        update: (FetchState<Success>) -> Void,
+        sideEffect: ((Success) -> Void)? = nil,
+        isolation: isolated (any Actor)? = #isolation
+    ) async -> FetchState<Success> {
+        await apply(of: task, using: { $0 }, update: update, sideEffect: sideEffect)
+    }
+
+    /// Runs `operation`, transforms its value and calls `update` with the state it ends in;
+    /// on success `sideEffect` then runs with the operation's raw value.
+    ///
+    /// ```swift
+    /// await TaskResultHandler.apply(
+    ///     of: { try await service.fetchWeeklyTrends(for: coin) },
+    ///     using: { CoinWeekly(from: $0) },
+    ///     update: { self.weekly = $0 }
+    /// )
+    /// ```
+    @discardableResult
+    public static func apply<Success, Output>(
+        of operation: () async throws -> Success,
+        using transform: (Success) async throws -> Output,
+        update: (FetchState<Output>) -> Void,
+        sideEffect: ((Success) -> Void)? = nil,
+        isolation: isolated (any Actor)? = #isolation
+    ) async -> FetchState<Output> {
+        let state: FetchState<Output>
+        var succeeded: Success?
+        do {
+            let value = try await operation()
+            state = .success(try await transform(value))
+            succeeded = value
+        } catch {
+            state = FetchState(error: error)
+        }
+        update(state)
+        if let succeeded, let sideEffect {
+            sideEffect(succeeded)
+        }
+        return state
+    }
+
+    /// Runs `operation` and calls `update` with the state it ends in (no transformation).
+    ///
+    /// ```swift
+    /// await TaskResultHandler.apply(of: { try await api.story(id: 1000) }, update: { self.story = $0 })
+    /// ```
+    @discardableResult
+    public static func apply<Success>(
+        of operation: () async throws -> Success,
+        update: (FetchState<Success>) -> Void,
+        sideEffect: ((Success) -> Void)? = nil,
+        isolation: isolated (any Actor)? = #isolation
+    ) async -> FetchState<Success> {
+        await apply(of: operation, using: { $0 }, update: update, sideEffect: sideEffect)
+    }
+}

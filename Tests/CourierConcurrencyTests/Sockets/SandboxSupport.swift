@@ -1,0 +1,64 @@
+import Courier
+import CourierSandbox
+import Foundation
+
+/// Runs `body` against a fresh sandbox (its own probe counters) on an ephemeral loopback port.
+func withSandbox<T>(_ body: (RunningSandbox, NetworkClient) async throws -> T) async throws -> T {
+    let sandbox = try await SandboxServer.start()
+    let client = NetworkClient()
+    do {
+        let result = try await body(sandbox, client)
+        await sandbox.stop()
+        return result
+    } catch {
+        await sandbox.stop()
+        throw error
+    }
+}
+
+/// Any GET against the sandbox.
+struct SandboxGet: Endpoint {
+    var baseURL: URL
+    var path: String
+    var query: Parameters = [:]
+
+    var method: HTTPMethod { .get }
+    var task: HTTPTask { query.isEmpty ? .requestPlain : .requestParameters(query, encoding: .url) }
+}
+
+/// `/probe/delay/{ms}`'s answer.
+struct Delayed: Decodable, Sendable, Equatable {
+    var delayedMs: Int
+}
+
+/// `/probe/stats`' answer.
+struct ProbeStats: Decodable, Sendable, Equatable {
+    var inFlight: Int
+    var maxInFlight: Int
+    var total: Int
+    var disconnects: Int
+}
+
+/// One item and one page of `/items`.
+struct SampleItem: Decodable, Sendable, Equatable {
+    var id: Int
+    var title: String
+}
+
+struct ItemPage: Decodable, Sendable {
+    var total: Int
+    var offset: Int
+    var items: [SampleItem]
+}
+
+extension RunningSandbox {
+    func delay(_ ms: Int) -> SandboxGet { SandboxGet(baseURL: baseURL, path: "/probe/delay/\(ms)") }
+
+    func stats(_ client: NetworkClient) async throws -> ProbeStats {
+        try await client.request(SandboxGet(baseURL: baseURL, path: "/probe/stats"), as: ProbeStats.self)
+    }
+
+    func items(total: Int, offset: Int, limit: Int, delayMs: Int = 0) -> SandboxGet {
+        SandboxGet(baseURL: baseURL, path: "/items", query: ["total": total, "offset": offset, "limit": limit, "delayMs": delayMs])
+    }
+}
