@@ -95,18 +95,16 @@ public final class HTTPClientTransport: ClientTransport, DeadlineAwareTransport,
             body: try await Self.requestBody(body, on: client.eventLoopGroup.any())
         )
         let limit = min(context?.maxResponseBytes ?? Int(UInt32.max), Int(UInt32.max))
+        let deadline = context?.deadline ?? (ContinuousClock.now + defaultTimeout)
+        let nioDeadline = NIODeadline.now() + TimeAmount(ContinuousClock.now.duration(to: deadline))
         let task = client.execute(
             request: outgoing,
-            delegate: ResponseAccumulator(request: outgoing, maxBodySize: limit),
+            delegate: DeadlineAccumulator(request: outgoing, maxBodySize: limit, deadline: nioDeadline),
             eventLoop: .indifferent,
+            deadline: nioDeadline,
             logger: nil
         )
-        // AHC's own deadline ends when the head arrives; Courier's covers the body too.
-        let deadline = context?.deadline ?? (ContinuousClock.now + defaultTimeout)
-        let timer = task.eventLoop.scheduleTask(in: TimeAmount(ContinuousClock.now.duration(to: deadline))) {
-            task.fail(reason: URLError(.timedOut))
-        }
-        defer { timer.cancel() }
+        // AHC's `deadline` bounds waiting for a pooled connection; the delegate's timer bounds the rest.
         let response: HTTPClient.Response
         do {
             response = try await withTaskCancellationHandler {
