@@ -33,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         .target(
@@ -69,6 +70,7 @@ let package = Package(
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -104,6 +106,17 @@ let package = Package(
             name: "ConcurrencyBenchmark",
             dependencies: ["Courier", "CourierConcurrency", "CourierCombine", "CourierSandbox"],
             path: "Benchmarks/ConcurrencyBenchmark",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "AccountsBenchmark",
+            dependencies: [
+                "Courier", "AccountsAPI", "CourierSandbox",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Benchmarks/AccountsBenchmark",
             swiftSettings: strict
         ),
         .testTarget(

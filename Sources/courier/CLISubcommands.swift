@@ -5,6 +5,7 @@ enum CLISubcommands {
     static let all: [any ParsableCommand.Type] = [
         DemoCommand.self,
         RequestCommand.self,
+        UsersCommand.self,
         ServeCommand.self,
         JSONCommand.self,
     ]

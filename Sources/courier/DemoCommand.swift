@@ -21,14 +21,21 @@ struct DemoCommand: AsyncParsableCommand {
         Terminal.output("sandbox listening on \(sandbox.baseURL.absoluteString) (temporary data)\n")
         var failures = 0
         var steps = 0
+        let accounts = try await AccountsDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
+        steps += accounts.steps
+        failures += accounts.failures
+        Terminal.output("")
         let core = await CoreDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
         steps += core.steps
         failures += core.failures
         let llm = await LLMDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
         steps += llm.steps
         failures += llm.failures
+        let concurrency = await ConcurrencyDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
+        steps += concurrency.steps
+        failures += concurrency.failures
         await sandbox.stop()
-        Terminal.output("\n\(failures == 0 ? "✓" : "✗") demo finished: \(steps) steps, \(failures) unexpected — \(core.oneLine)")
+        Terminal.output("\n\(failures == 0 ? "✓" : "✗") demo finished: \(steps) steps, \(failures) unexpected — \(core.oneLine); \(accounts.oneLine)")
         if failures > 0 { throw ExitCode(1) }
     }
 }

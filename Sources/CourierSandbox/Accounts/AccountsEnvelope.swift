@@ -52,6 +52,14 @@ struct AccountsFailure: Error, Sendable, Equatable {
     static let forbidden = AccountsFailure(status: .forbidden, code: "FORBIDDEN", message: "본인 계정만 조회·수정·삭제할 수 있습니다")
     static let notFound = AccountsFailure(status: .notFound, code: "NOT_FOUND", message: "사용자를 찾을 수 없습니다")
     static let usernameTaken = AccountsFailure(status: .conflict, code: "CONFLICT", message: "이미 존재하는 사용자명")
+    static let unknownPath = AccountsFailure(status: .notFound, code: "NOT_FOUND", message: "없는 API 경로입니다")
+
+    static func methodNotAllowed(allow: [HTTPRequest.Method]) -> AccountsFailure {
+        let list = allow.map(\.rawValue).joined(separator: ", ")
+        return AccountsFailure(status: .methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: "허용되지 않은 메서드입니다 (허용: \(list))",
+                               headers: [.allow: list])
+    }
+
     static let internalError = AccountsFailure(status: .internalServerError, code: "INTERNAL_ERROR", message: "서버 내부 오류")
 
     static func tooManyAttempts(retryAfter seconds: Int) -> AccountsFailure {

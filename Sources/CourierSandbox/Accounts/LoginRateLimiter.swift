@@ -5,18 +5,22 @@ import Foundation
 /// Kept in memory: a restart forgets the windows, which only ever lets a client try again sooner.
 actor LoginRateLimiter {
     private let limits: AccountsSettings.LoginLimits
+    private let now: @Sendable () -> ContinuousClock.Instant
     private var failuresByUsername: [String: [ContinuousClock.Instant]] = [:]
     private var attemptsByAddress: [String: [ContinuousClock.Instant]] = [:]
-    private var lastSweep = ContinuousClock.now
+    private var lastSweep: ContinuousClock.Instant
 
-    init(limits: AccountsSettings.LoginLimits) {
+    /// A limiter; `now` is replaceable so tests can move time.
+    init(limits: AccountsSettings.LoginLimits, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.limits = limits
+        self.now = now
+        self.lastSweep = now()
     }
 
     /// Records an attempt from `address` for `username` (as a failure until ``recordSuccess(username:)``); returns the seconds to wait when a limit
     /// is already reached (the attempt is then not counted), nil when the attempt may proceed.
     func admit(username: String, address: String) -> Int? {
-        let now = ContinuousClock.now
+        let now = self.now()
         sweepIfDue(now)
         let user = Self.key(username)
         let failures = recent(failuresByUsername[user], now)

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Login tokens: 32 bytes from the system's secure random source, sent as base64url; the
@@ -15,7 +16,7 @@ enum LoginTokens {
 
     /// What is stored for `token`.
     static func storedHash(of token: String) -> String {
-        SHA256.hex(token)
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
     /// The token from an `Authorization: Bearer …` value, or nil when the value has another

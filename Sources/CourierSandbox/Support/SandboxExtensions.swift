@@ -10,6 +10,8 @@ protocol SandboxRouteGroup: Sendable {
 /// The route groups beyond the built-in httpbin/probe/sample ones, in registration order.
 enum SandboxExtensions {
     static func registered(options: SandboxServer.Options, logger: Logger) async -> [any SandboxRouteGroup] {
-        []
+        [
+            AccountsRoutes(dataDirectory: options.dataDirectory, logger: logger),
+        ]
     }
 }

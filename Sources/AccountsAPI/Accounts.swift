@@ -1,0 +1,179 @@
+import Courier
+import Foundation
+import Synchronization
+
+/// The User API as a small service: logs in, keeps the token (in memory, and in a
+/// ``CredentialsFile`` when given one), attaches it to later calls through
+/// ``BearerTokenMiddleware``, and turns an error answer's `message` into the ``AccountsError``
+/// the user sees.
+///
+/// ```swift
+/// let accounts = Accounts(server: URL(string: "http://127.0.0.1:8080")!)
+/// try await accounts.register(RegisterRequest(username: "johndoe", password: "P@ssw0rd1",
+///                                             name: "홍길동", email: "hong@example.com", age: 25))
+/// try await accounts.login(username: "johndoe", password: "P@ssw0rd1")
+/// let me = try await accounts.user()          // the logged-in account
+/// ```
+public actor Accounts {
+    /// The server every call goes to.
+    public nonisolated let server: URL
+    private let client: NetworkClient
+    private let holder: SessionHolder
+    private let credentials: CredentialsFile?
+
+    /// A service for `server`. `configuration` supplies the transport and any middlewares
+    /// (the token middleware is added in front of them); `credentials`, when given, is read now
+    /// and updated on login, logout and delete.
+    public init(
+        server: URL = UserAPI.defaultServer,
+        configuration: NetworkClient.Configuration = NetworkClient.Configuration(),
+        credentials: CredentialsFile? = nil
+    ) {
+        let holder = SessionHolder()
+        holder.session = try? credentials?.session(for: server)
+        var configuration = configuration
+        configuration.middlewares.insert(BearerTokenMiddleware(server: server) { holder.session?.token }, at: 0)
+        self.server = server
+        self.client = NetworkClient(configuration: configuration)
+        self.holder = holder
+        self.credentials = credentials
+    }
+
+    /// The current login, if any (it may have expired: see ``AccountsSession/isExpired``).
+    public var session: AccountsSession? { holder.session }
+
+    // MARK: The five calls
+
+    /// Creates an account (`POST /api/v1/users`). Does not log in.
+    @discardableResult
+    public func register(_ request: RegisterRequest) async throws(AccountsError) -> UserResponse {
+        try await send(.register(request), as: UserResponse.self).requireData()
+    }
+
+    /// The seed's `performRegister`.
+    @discardableResult
+    public func register(username: String, password: String, name: String, email: String, age: Int) async throws(AccountsError) -> UserResponse {
+        try await register(RegisterRequest(username: username, password: password, name: name, email: email, age: age))
+    }
+
+    /// Logs in and keeps the token for the following calls (and in the credentials file).
+    @discardableResult
+    public func login(username: String, password: String) async throws(AccountsError) -> LoginResponse {
+        try await send(.login(LoginRequest(username: username, password: password)), as: LoginResponse.self).requireData()
+    }
+
+    /// Forgets the login here and in the credentials file. (The seed's API has no logout call;
+    /// the token stays valid on the server until it expires.)
+    public func logout() throws(AccountsError) {
+        holder.session = nil
+        try credentials?.save(nil, for: server)
+    }
+
+    /// The account `id`, or the logged-in one (`GET /api/v1/users/{id}`).
+    public func user(id: Int? = nil) async throws(AccountsError) -> UserResponse {
+        try await send(.getUser(id: try resolve(id)), as: UserResponse.self).requireData()
+    }
+
+    /// Changes name, e-mail and/or age of account `id`, or of the logged-in one.
+    @discardableResult
+    public func updateUser(id: Int? = nil, _ request: UpdateUserRequest) async throws(AccountsError) -> UserResponse {
+        try await send(.updateUser(id: try resolve(id), request), as: UserResponse.self).requireData()
+    }
+
+    /// Deletes account `id`, or the logged-in one; deleting your own account also logs out.
+    /// Returns the server's message.
+    @discardableResult
+    public func deleteUser(id: Int? = nil) async throws(AccountsError) -> String {
+        try await send(.deleteUser(id: try resolve(id)), as: EmptyResponse.self).message ?? ""
+    }
+
+    // MARK: Any call, with the whole answer
+
+    /// Sends `call` and returns the whole wrapped answer of a 2xx, or throws the error answer
+    /// as ``AccountsError/server(status:code:message:error:)``. A successful `.login` decoded as
+    /// ``LoginResponse`` becomes the session, as with ``login(username:password:)``, and deleting
+    /// the logged-in account logs out; a 401 to a
+    /// call that carried the saved token forgets that login (it is expired or revoked).
+    public func send<T: Decodable & Sendable>(_ call: UserAPI, as type: T.Type) async throws(AccountsError) -> Reply<T> {
+        var endpoint = call.on(server)
+        endpoint.acceptsAllStatuses = true
+        let response: Response
+        do {
+            response = try await client.response(endpoint)
+        } catch {
+            throw .network(error)
+        }
+        let status = response.statusCode
+        guard (200..<300).contains(status) else {
+            let error = UserAPI.wrapperMapping.error(for: response.head, body: response.body) ?? .unknown(status)
+            if status == 401, Self.usesToken(call), holder.session != nil {
+                holder.session = nil
+                try? credentials?.save(nil, for: server)
+            }
+            guard let head = APIResponseHead.read(response.body), let message = head.message else { throw .network(error) }
+            throw .server(status: status, code: head.code, message: message, error: error)
+        }
+        let wrapped: APIResponse<T>
+        do {
+            wrapped = try client.configuration.decoder.decode(APIResponse<T>.self, from: response.body)
+        } catch let error as DecodingError {
+            throw .network(.decodingError(error))
+        } catch {
+            throw .network(NetworkError(error))
+        }
+        if case .login(let request) = call, let login = wrapped.data as? LoginResponse {
+            try keep(login, username: request.username)
+        }
+        if case .deleteUser(let id) = call, holder.session?.userId == id {
+            try logout()
+        }
+        return Reply(statusCode: status, code: wrapped.code, message: wrapped.message, data: wrapped.data)
+    }
+
+    /// Makes `login` the current session (and saves it when there is a credentials file).
+    private func keep(_ login: LoginResponse, username: String) throws(AccountsError) {
+        let session = AccountsSession(server: server, userId: login.userId, username: username, token: login.token, expiresAt: login.expiresAt)
+        holder.session = session
+        try credentials?.save(session, for: server)
+    }
+
+    /// A wrapped 2xx answer.
+    public struct Reply<T: Sendable>: Sendable {
+        /// The HTTP status, e.g. 201.
+        public var statusCode: Int
+        /// The wrapper's `code`.
+        public var code: String?
+        /// The wrapper's `message`.
+        public var message: String?
+        /// The wrapper's `data`.
+        public var data: T?
+
+        func requireData() throws(AccountsError) -> T {
+            guard let data else { throw .network(.invalidResponse) }
+            return data
+        }
+    }
+
+    private func resolve(_ id: Int?) throws(AccountsError) -> Int {
+        if let id { return id }
+        guard let session = holder.session else { throw .notLoggedIn }
+        return session.userId
+    }
+
+    private static func usesToken(_ call: UserAPI) -> Bool {
+        switch call {
+        case .getUser, .updateUser, .deleteUser: true
+        case .register, .login: false
+        }
+    }
+}
+
+/// The session, shared with the token middleware (which runs outside the actor).
+private final class SessionHolder: Sendable {
+    private let state = Mutex<AccountsSession?>(nil)
+
+    var session: AccountsSession? {
+        get { state.withLock { $0 } }
+        set { state.withLock { $0 = newValue } }
+    }
+}

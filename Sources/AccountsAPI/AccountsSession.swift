@@ -1,0 +1,34 @@
+import Foundation
+
+/// A login kept by ``Accounts``: who, on which server, until when. The token itself is kept
+/// private; `description` never shows it.
+public struct AccountsSession: Codable, Sendable, Equatable, CustomStringConvertible {
+    /// The server logged in to.
+    public var server: URL
+    /// The account id.
+    public var userId: Int
+    /// The username used to log in.
+    public var username: String
+    /// When the token expires (nil: the server did not say).
+    public var expiresAt: Date?
+    let token: String?
+
+    /// Creates a session (tests and custom stores).
+    public init(server: URL, userId: Int, username: String, token: String?, expiresAt: Date?) {
+        self.server = server
+        self.userId = userId
+        self.username = username
+        self.token = token
+        self.expiresAt = expiresAt
+    }
+
+    /// Whether ``expiresAt`` has passed.
+    public var isExpired: Bool { expiresAt.map { $0 <= Date() } ?? false }
+
+    /// Whether there is a token to send.
+    public var hasToken: Bool { token != nil }
+
+    public var description: String {
+        "AccountsSession(server: \(server.absoluteString), userId: \(userId), username: \(username), token: \(token == nil ? "nil" : "<redacted>"), expiresAt: \(expiresAt.map(ISO8601Text.string(from:)) ?? "nil"))"
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// The seminar's User API on the sandbox (seed 003), backed by SQLite in the data directory:
+///
+/// | Method | Path | Body | Answer `data` |
+/// |---|---|---|---|
+/// | POST | /api/v1/users | RegisterRequest | UserResponse (201) |
+/// | POST | /api/v1/auth/login | LoginRequest | LoginResponse + `token`, `expiresAt` |
+/// | GET | /api/v1/users/{id} | — | UserResponse (owner's token) |
+/// | PATCH | /api/v1/users/{id} | UpdateUserRequest | UserResponse (owner's token) |
+/// | DELETE | /api/v1/users/{id} | — | null (owner's token) |
+///
+/// Every answer, errors included, is `{"success","code","message","data"}`.
+struct AccountsRoutes: SandboxRouteGroup {
+    let dataDirectory: URL?
+    let settings: AccountsSettings
+    let logger: Logger
+
+    /// Routes over the database in `dataDirectory` (nil: a new temporary folder), with
+    /// ``AccountsSettings/override`` or the default settings.
+    init(dataDirectory: URL?, logger: Logger, settings: AccountsSettings? = nil) {
+        self.dataDirectory = dataDirectory
+        self.settings = settings ?? AccountsSettings.override ?? AccountsSettings()
+        self.logger = logger
+    }
+
+    func register(on router: Router<BasicRequestContext>) async throws {
+        let directory = dataDirectory ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("courier-sandbox-\(UUID().uuidString)", isDirectory: true)
+        let store = try await AccountStore.open(file: directory.appendingPathComponent(settings.databaseFileName), logger: logger)
+        let handlers = UserAPIHandlers(store: store, settings: settings, logger: logger)
+        // Makes the dummy hash now, so the first login for an unknown name is not slower than
+        // one for a known name (that would tell which names exist).
+        let hasher = handlers.hasher
+        Task { _ = try? await hasher.verify("warm-up", hash: nil) }
+        logger.debug("accounts database ready", metadata: ["directory": "\(directory.path)"])
+
+        router.post("/api/v1/users") { request, context in
+            await handlers.respond { () async throws(AccountsFailure) in try await handlers.register(request, context: context) }
+        }
+        router.post("/api/v1/auth/login") { request, context in
+            await handlers.respond { () async throws(AccountsFailure) in try await handlers.login(request, context: context) }
+        }
+        router.get("/api/v1/users/:id") { request, context in
+            await handlers.respond { () async throws(AccountsFailure) in try await handlers.show(request, context: context) }
+        }
+        router.patch("/api/v1/users/:id") { request, context in
+            await handlers.respond { () async throws(AccountsFailure) in try await handlers.update(request, context: context) }
+        }
+        router.delete("/api/v1/users/:id") { request, context in
+            await handlers.respond { () async throws(AccountsFailure) in try await handlers.delete(request, context: context) }
+        }
+        registerFallbacks(on: router)
+    }
+
+    /// Other methods on these paths (405 with `Allow`) and unknown paths below them (404) answer
+    /// with the wrapper too.
+    private func registerFallbacks(on router: Router<BasicRequestContext>) {
+        let methods: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete]
+        let allowed: [(RouterPath, [HTTPRequest.Method])] = [
+            ("/api/v1/users", [.post]), ("/api/v1/auth/login", [.post]), ("/api/v1/users/:id", [.get, .patch, .delete]),
+        ]
+        for (path, allow) in allowed {
+            for method in methods where !allow.contains(method) {
+                router.on(path, method: method) { _, _ in AccountsFailure.methodNotAllowed(allow: allow).response }
+            }
+        }
+        for path: RouterPath in ["/api/v1/users/:id/**", "/api/v1/auth/**"] {
+            for method in methods {
+                router.on(path, method: method) { _, _ in AccountsFailure.unknownPath.response }
+            }
+        }
+    }
+}
