@@ -31,7 +31,7 @@ struct CourierBenchmarks {
     struct StoryEndpoint: Endpoint {
         let baseURL: URL
         var path: String { "/json" }
-        var method: HTTPMethod { .get }
+        var method: Courier.HTTPMethod { .get }
         var task: HTTPTask { .requestPlain }
     }
 
@@ -195,3 +195,4 @@ struct InstantTransport: ClientTransport, DeadlineAwareTransport {
         (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), HTTPBody(self.body))
     }
 }
+
