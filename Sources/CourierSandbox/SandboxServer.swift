@@ -39,8 +39,8 @@ public struct SandboxServer: Sendable {
         self.logger = logger
     }
 
-    func makeRouter() async throws -> Router<BasicRequestContext> {
-        let router = Router()
+    func makeRouter() async throws -> Router<SandboxRequestContext> {
+        let router = Router(context: SandboxRequestContext.self)
         if options.logRequests { router.add(middleware: RequestLogMiddleware(logger: logger)) }
         EchoRoutes().register(on: router)
         FaultRoutes().register(on: router)

@@ -27,7 +27,7 @@ struct AccountsRoutes: SandboxRouteGroup {
         self.logger = logger
     }
 
-    func register(on router: Router<BasicRequestContext>) async throws {
+    func register(on router: Router<SandboxRequestContext>) async throws {
         let directory = dataDirectory ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("courier-sandbox-\(UUID().uuidString)", isDirectory: true)
         let store = try await AccountStore.open(file: directory.appendingPathComponent(settings.databaseFileName), logger: logger)
@@ -58,7 +58,7 @@ struct AccountsRoutes: SandboxRouteGroup {
 
     /// Other methods on these paths (405 with `Allow`) and unknown paths below them (404) answer
     /// with the wrapper too.
-    private func registerFallbacks(on router: Router<BasicRequestContext>) {
+    private func registerFallbacks(on router: Router<SandboxRequestContext>) {
         let methods: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete]
         let allowed: [(RouterPath, [HTTPRequest.Method])] = [
             ("/api/v1/users", [.post]), ("/api/v1/auth/login", [.post]), ("/api/v1/users/:id", [.get, .patch, .delete]),

@@ -36,7 +36,7 @@ struct EchoRoutes {
         var text: String?
     }
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<SandboxRequestContext>) {
         for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] {
             router.on("/echo", method: method) { request, _ in try await Self.echo(request) }
             router.on("/echo/**", method: method) { request, _ in try await Self.echo(request) }

@@ -22,7 +22,7 @@ import NIOCore
 /// | `/drip?bytes=…&intervalMs=…` | one byte at a time, slowly |
 /// | `/empty/{code}` | 204 or 205 with no body |
 struct FaultRoutes {
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<SandboxRequestContext>) {
         for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] {
             router.on("/status/:code", method: method) { request, context in try Self.status(request, context) }
         }
@@ -101,7 +101,7 @@ struct FaultRoutes {
     /// 64 KiB of 0, 1, … 255, 0, 1 …
     static let pattern = ByteBuffer(bytes: (0..<(64 * 1024)).map { UInt8(truncatingIfNeeded: $0) })
 
-    static func status(_ request: Request, _ context: BasicRequestContext) throws -> Response {
+    static func status(_ request: Request, _ context: SandboxRequestContext) throws -> Response {
         let code = try context.parameters.require("code", as: Int.self)
         guard (200...599).contains(code) else { throw HTTPError(.badRequest, message: "status must be 200–599") }
         let query = request.uri.queryParameters

@@ -12,7 +12,7 @@ import NIOCore
 struct ProbeRoutes {
     let counter: ProbeCounter
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<SandboxRequestContext>) {
         let counter = self.counter
         router.get("/probe/delay/:ms") { _, context in
             let ms = try context.parameters.require("ms", as: Int.self)

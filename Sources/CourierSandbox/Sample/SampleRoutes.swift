@@ -10,7 +10,7 @@ struct SampleRoutes {
         return ByteBuffer(string: text)
     }()
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<SandboxRequestContext>) {
         router.get("/json") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: Self.sampleJSON))
         }

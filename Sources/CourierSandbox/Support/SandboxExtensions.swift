@@ -4,7 +4,7 @@ import Logging
 
 /// A group of routes that needs set-up (a database, bundled data) before it can serve.
 protocol SandboxRouteGroup: Sendable {
-    func register(on router: Router<BasicRequestContext>) async throws
+    func register(on router: Router<SandboxRequestContext>) async throws
 }
 
 /// The route groups beyond the built-in httpbin/probe/sample ones, in registration order.
