@@ -52,7 +52,7 @@ public struct NetworkTaskPublisher<Output: Sendable>: Publisher {
 // @unchecked: every mutable field is read and written under `lock`; the subscriber is called
 // outside the lock, at most once for a value and once for completion, from a single task.
 // The subscriber is type-erased so the task does not capture a generic subscriber type.
-final class NetworkTaskSubscription<Output: Sendable>: Subscription, @unchecked Sendable {
+final class NetworkTaskSubscription<Output: Sendable>: Subscription, @unchecked Sendable {  // mutable state is behind `lock` (see above)
     private let lock = NSLock()
     private var subscriber: AnySubscriber<Output, NetworkError>?
     private var operation: (@Sendable () async throws(NetworkError) -> Output)?

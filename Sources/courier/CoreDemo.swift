@@ -1,5 +1,6 @@
 import Courier
 import Foundation
+import Synchronization
 
 /// The core part of `courier demo`: typed endpoints against the sandbox, each error case shown.
 enum CoreDemo {
@@ -106,12 +107,10 @@ enum DemoBase {
 }
 
 /// A URL behind a lock, so the endpoint enum can read the sandbox's ephemeral address.
-final class LockedURL: @unchecked Sendable {
-    // Guarded by `lock`; set once before requests start.
-    private let lock = NSLock()
-    private var url = URL(fileURLWithPath: "/")
+final class LockedURL: Sendable {
+    private let url = Mutex(URL(fileURLWithPath: "/"))
     var value: URL {
-        get { lock.withLock { url } }
-        set { lock.withLock { url = newValue } }
+        get { url.withLock { $0 } }
+        set { url.withLock { $0 = newValue } }
     }
 }

@@ -11,8 +11,7 @@ import FoundationNetworking
 /// AHC's own deadline ends when the response head arrives. This delegate arms a timer on the
 /// request's event loop when the request head has been written (no cross-thread wake-up on the
 /// hot path) and fails the task with `URLError(.timedOut)` if the body is not complete by then.
-final class DeadlineAccumulator: HTTPClientResponseDelegate, @unchecked Sendable {
-    // `timer` is only touched from the task's event loop: AHC calls every delegate method there.
+final class DeadlineAccumulator: HTTPClientResponseDelegate, @unchecked Sendable {  // `timer` is only touched on the task's event loop, where AHC calls every delegate method.
     typealias Response = HTTPClient.Response
 
     private let accumulator: ResponseAccumulator

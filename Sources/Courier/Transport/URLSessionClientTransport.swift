@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -67,23 +68,20 @@ public final class URLSessionClientTransport: ClientTransport, DeadlineAwareTran
 }
 
 /// Counts a task's redirects and stops following them past the limit.
-final class RedirectLimiter: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    // `count` and `exceeded` are guarded by `lock`; URLSession calls from its delegate queue.
-    private let lock = NSLock()
-    private var count = 0
-    private var didExceed = false
+final class RedirectLimiter: NSObject, URLSessionTaskDelegate, Sendable {
+    private let state = Mutex((count: 0, exceeded: false))
     let maximum: Int
 
     init(maximum: Int) { self.maximum = maximum }
 
-    var exceeded: Bool { lock.withLock { didExceed } }
+    var exceeded: Bool { state.withLock { $0.exceeded } }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-        let allow = lock.withLock { () -> Bool in
-            count += 1
-            if count > maximum { didExceed = true }
-            return !didExceed
+        let allow = state.withLock { state -> Bool in
+            state.count += 1
+            if state.count > maximum { state.exceeded = true }
+            return !state.exceeded
         }
         completionHandler(allow ? request : nil)
     }
