@@ -15,11 +15,11 @@ struct CancellationTests {
         try await withSandbox { sandbox in
             let client = NetworkClient(transport: transport)
             let observer = NetworkClient(transport: URLSessionClientTransport.shared)
-            // Waiting for the head, then streaming the body; five times each, so one slow
+            // Waiting for the head, then streaming the body; seven times each, so one slow
             // scheduling hiccup on a loaded machine does not decide the result.
             for path in ["/probe/delay/5000", "/probe/slow/5000"] {
                 var elapsed: [Duration] = []
-                for _ in 0..<5 {
+                for _ in 0..<7 {
                     let before = try await stats(observer, sandbox.baseURL).total
                     let task = Task { () throws(NetworkError) -> Response in
                         try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: path))
@@ -43,10 +43,11 @@ struct CancellationTests {
                 }
                 let median = elapsed.sorted()[elapsed.count / 2]
                 #expect(median < .milliseconds(50), "\(path): \(elapsed)")
-                #expect(elapsed.max() ?? .zero < .milliseconds(250), "\(path): \(elapsed)")
+                // A sanity bound for the worst try: the suite shares 2 cores with bcrypt-heavy tests.
+                #expect(elapsed.max() ?? .zero < .seconds(1), "\(path): \(elapsed)")
             }
             // The streaming route notices the client went away.
-            try await waitUntil { try await stats(observer, sandbox.baseURL).disconnects == 5 }
+            try await waitUntil { try await stats(observer, sandbox.baseURL).disconnects == 7 }
         }
         try await single.shutdown()
     }
