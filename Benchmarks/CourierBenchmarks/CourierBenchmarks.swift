@@ -94,7 +94,7 @@ struct CourierBenchmarks {
 
         // Profiling mode: `COURIER_BENCH_ONLY=<index>` runs one contender at concurrency 1 (for callgrind).
         if let only = ProcessInfo.processInfo.environment["COURIER_BENCH_ONLY"].flatMap(Int.init), contenders.indices.contains(only) {
-            let m = try await measure(contenders[only].run, requests: requests, concurrency: 1)
+            let m = try await measure(contenders[only].run, requests: requests, concurrency: Int(ProcessInfo.processInfo.environment["COURIER_BENCH_CONCURRENCY"] ?? "1") ?? 1)
             print("\(contenders[only].name): \(Int(m.throughput)) req/s")
             try await courierTransport.shutdown()
             await sandbox.stop()
