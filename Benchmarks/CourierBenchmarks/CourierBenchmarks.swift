@@ -77,6 +77,12 @@ struct CourierBenchmarks {
                 let story = try decoder.decode(Story.self, from: response.body ?? ByteBuffer())
                 precondition(story.id == 8863)
             }),
+            ("Courier transport alone (no NetworkClient)", {
+                let (_, body) = try await courierTransport.send(HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/json"), body: nil, baseURL: base, operationID: "x")
+                let data = try await Data(collecting: body!, upTo: 1 << 24)
+                let story = try decoder.decode(Story.self, from: data)
+                precondition(story.id == 8863)
+            }),
             ("Courier pipeline only (instant transport)", {
                 let story = try await courierInstant.request(endpoint, as: Story.self)
                 precondition(story.id == 8863)

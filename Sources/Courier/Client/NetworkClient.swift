@@ -31,24 +31,48 @@ public final class NetworkClient: NetworkProviding, Sendable {
     }
 
     public func request<T: Decodable & Sendable>(_ endpoint: some Endpoint, as type: T.Type) async throws(NetworkError) -> T {
+        // Read everything the endpoint says before the first suspension: nothing generic over the
+        // endpoint type lives across an `await` (cheaper frames in unspecialised generic code).
+        let decoding = endpoint.responseDecoding
         let response = try await response(endpoint)
         if response.body.isEmpty, let empty = T.self as? any EmptyDecodable.Type, let value = empty.emptyValue as? T {
             return value
         }
         do {
-            return try endpoint.responseDecoding.decode(T.self, from: response.body, using: configuration.decoder)
+            return try decoding.decode(T.self, from: response.body, using: configuration.decoder)
         } catch .decodingError(let error) {
             throw .decodingError(DecodingDiagnostics.attach(to: error, body: response.body))
         }
     }
 
     public func response(_ endpoint: some Endpoint) async throws(NetworkError) -> Response {
-        let built = try builder.build(endpoint)
+        let call = Call(
+            built: try builder.build(endpoint),
+            timeout: endpoint.timeout ?? configuration.timeout,
+            secrets: endpoint.secrets,
+            statusMapping: endpoint.statusMapping,
+            // Only middlewares read the operation ID; naming the type costs a reflection call.
+            operationID: configuration.middlewares.isEmpty ? "courier" : String(describing: type(of: endpoint))
+        )
+        return try await send(call)
+    }
+
+    /// One call with everything taken from its endpoint.
+    private struct Call: Sendable {
+        let built: RequestBuilder.Built
+        let timeout: Duration
+        let secrets: [String]
+        let statusMapping: StatusMapping
+        let operationID: String
+    }
+
+    /// The non-generic body of ``response(_:)``.
+    private func send(_ call: Call) async throws(NetworkError) -> Response {
+        let built = call.built
         try checkTransportSecurity(built.baseURL)
-        let deadline = ContinuousClock.now + (endpoint.timeout ?? configuration.timeout)
-        let context = RequestContext(deadline: deadline, secrets: endpoint.secrets, maxResponseBytes: configuration.maxResponseBytes)
-        // Only middlewares read the operation ID; naming the type costs a reflection call.
-        let operationID = configuration.middlewares.isEmpty ? "courier" : String(describing: type(of: endpoint))
+        let deadline = ContinuousClock.now + call.timeout
+        let context = RequestContext(deadline: deadline, secrets: call.secrets, maxResponseBytes: configuration.maxResponseBytes)
+        let operationID = call.operationID
         do {
             let (head, body) = try await RequestContext.$current.withValue(context) {
                 if transportHandlesDeadline {
@@ -56,7 +80,7 @@ public final class NetworkClient: NetworkProviding, Sendable {
                 }
                 return try await withDeadline(deadline) { try await self.exchange(built, operationID: operationID) }
             }
-            if let error = endpoint.statusMapping.error(for: head, body: body) { throw error }
+            if let error = call.statusMapping.error(for: head, body: body) { throw error }
             return Response(request: built.request, head: head, body: body)
         } catch {
             if Task.isCancelled { throw .taskCancelled }
