@@ -60,7 +60,11 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .target(name: "CourierTesting", dependencies: ["Courier"], swiftSettings: strict),
+        .target(
+            name: "CourierTesting",
+            dependencies: ["Courier", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .target(name: "AccountsAPI", dependencies: ["Courier"], swiftSettings: strict),
         .target(
             name: "CourierSandbox",
@@ -131,6 +135,6 @@ let package = Package(
         .testTarget(name: "CourierLLMTests", dependencies: ["CourierLLM", "Courier", "CourierSandbox"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "CourierConcurrencyTests", dependencies: ["CourierConcurrency", "Courier", "CourierSandbox"], swiftSettings: strict),
         .testTarget(name: "CourierCombineTests", dependencies: ["CourierCombine", "Courier", "CourierSandbox"], swiftSettings: strict),
-        .testTarget(name: "AccountsAPITests", dependencies: ["AccountsAPI", "Courier", "CourierSandbox"], swiftSettings: strict),
+        .testTarget(name: "AccountsAPITests", dependencies: ["AccountsAPI", "Courier", "CourierSandbox", "CourierTesting"], swiftSettings: strict),
     ]
 )

@@ -29,13 +29,6 @@ struct Delayed: Decodable, Sendable {
     var delayedMs: Int
 }
 
-struct ProbeStats: Decodable, Sendable {
-    var inFlight: Int
-    var maxInFlight: Int
-    var total: Int
-    var disconnects: Int
-}
-
 let requestCount = 500
 let latencyMs = 50
 let limit = 32

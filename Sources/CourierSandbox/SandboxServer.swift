@@ -78,6 +78,29 @@ public struct SandboxServer: Sendable {
         return RunningSandbox(host: options.host, port: port, group: group, task: task)
     }
 
+    /// Starts the sandbox, runs `body` against it, and stops it whether `body` returns or throws.
+    ///
+    /// ```swift
+    /// let story = try await SandboxServer.withRunning { sandbox in
+    ///     try await client.request(StoryAPI.sample(sandbox.baseURL), as: Story.self)
+    /// }
+    /// ```
+    public static func withRunning<T>(
+        options: Options = Options(),
+        logger: Logger = Logger(label: "courier.sandbox"),
+        _ body: (RunningSandbox) async throws -> T
+    ) async throws -> T {
+        let sandbox = try await start(options: options, logger: logger)
+        do {
+            let result = try await body(sandbox)
+            await sandbox.stop()
+            return result
+        } catch {
+            await sandbox.stop()
+            throw error
+        }
+    }
+
     /// Runs the sandbox in the foreground until SIGINT or SIGTERM, then shuts down cleanly.
     public static func run(options: Options, logger: Logger = Logger(label: "courier.sandbox"), onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         let server = SandboxServer(options: options, logger: logger)

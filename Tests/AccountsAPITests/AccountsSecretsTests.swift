@@ -1,5 +1,6 @@
 import AccountsAPI
 import Courier
+import CourierTesting
 import Foundation
 import Logging
 import Testing
@@ -29,7 +30,7 @@ struct AccountsSecretsTests {
         _ = try await accounts.deleteUser()
         await sandbox.stop()
 
-        let lines = capture.all
+        let lines = capture.lines
         #expect(lines.contains { $0.contains("sandbox") && $0.contains("/api/v1/auth/login") }, "server requests were logged")
         #expect(lines.contains { $0.contains("client.http") && $0.lowercased().contains("authorization: <redacted>") }, "headers were logged, redacted")
         #expect(lines.contains { $0.contains("login failed") })

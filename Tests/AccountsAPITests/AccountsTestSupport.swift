@@ -1,9 +1,9 @@
 import AccountsAPI
 import Courier
+import CourierTesting
 import Foundation
 import HTTPTypes
 import Logging
-import Synchronization
 import Testing
 @testable import CourierSandbox
 
@@ -111,40 +111,6 @@ struct RawEndpoint: Endpoint {
     var task: HTTPTask { body.map { .requestData($0, contentType: extraHeaders["Content-Type"] ?? "application/json") } ?? .requestPlain }
     var headers: [String: String]? { extraHeaders.filter { $0.key != "Content-Type" } }
     var statusMapping: StatusMapping { .acceptAll }
-}
-
-/// A swift-log handler that keeps every line (message and metadata) for inspection.
-final class LogCapture: Sendable {
-    private let lines = Mutex<[String]>([])
-
-    var all: [String] { lines.withLock { $0 } }
-
-    func logger(_ label: String) -> Logger {
-        var logger = Logger(label: label) { label in Handler(label: label, capture: self) }
-        logger.logLevel = .trace
-        return logger
-    }
-
-    fileprivate func append(_ line: String) {
-        lines.withLock { $0.append(line) }
-    }
-
-    struct Handler: LogHandler {
-        let label: String
-        let capture: LogCapture
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-            capture.append("\(event.level) \(label) \(event.message) \(merged.map { "\($0)=\($1)" }.sorted().joined(separator: " "))")
-        }
-    }
 }
 
 /// A unique username for this run.

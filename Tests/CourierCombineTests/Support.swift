@@ -11,16 +11,7 @@ import OpenCombine
 
 /// Runs `body` against a fresh sandbox (its own probe counters) on an ephemeral loopback port.
 func withSandbox<T>(_ body: (RunningSandbox, NetworkClient) async throws -> T) async throws -> T {
-    let sandbox = try await SandboxServer.start()
-    let client = NetworkClient()
-    do {
-        let result = try await body(sandbox, client)
-        await sandbox.stop()
-        return result
-    } catch {
-        await sandbox.stop()
-        throw error
-    }
+    try await SandboxServer.withRunning { try await body($0, NetworkClient()) }
 }
 
 /// Any GET against the sandbox.
@@ -34,13 +25,6 @@ struct SandboxGet: Endpoint {
 
 struct Delayed: Decodable, Sendable, Equatable {
     var delayedMs: Int
-}
-
-struct ProbeStats: Decodable, Sendable, Equatable {
-    var inFlight: Int
-    var maxInFlight: Int
-    var total: Int
-    var disconnects: Int
 }
 
 extension RunningSandbox {

@@ -1,4 +1,5 @@
 import Courier
+import CourierSandbox
 import Foundation
 import OpenAPIRuntime
 import Testing

@@ -1,4 +1,5 @@
 import Courier
+import CourierTesting
 import Foundation
 import Logging
 import OpenAPIAsyncHTTPClient
@@ -33,6 +34,6 @@ struct StockTransportTests {
             }
             #expect(timeout == .networkError(URLError(.timedOut)))
         }
-        #expect(capture.all.contains { $0.contains("← 200 GET") })
+        #expect(capture.lines.contains { $0.contains("← 200 GET") })
     }
 }

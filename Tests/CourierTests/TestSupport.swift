@@ -1,9 +1,8 @@
 import Courier
+import CourierTesting
 import CourierSandbox
 import Foundation
-import Logging
 import OpenAPIRuntime
-import Synchronization
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -26,15 +25,7 @@ enum TransportKind: String, CaseIterable, CustomTestStringConvertible, Sendable 
 
 /// Runs `body` against a fresh sandbox on an ephemeral loopback port.
 func withSandbox<T>(_ body: (RunningSandbox) async throws -> T) async throws -> T {
-    let sandbox = try await SandboxServer.start()
-    do {
-        let result = try await body(sandbox)
-        await sandbox.stop()
-        return result
-    } catch {
-        await sandbox.stop()
-        throw error
-    }
+    try await SandboxServer.withRunning(body)
 }
 
 /// A generic endpoint for tests: any path, method and task against a base URL.
@@ -79,14 +70,6 @@ struct Echo: Decodable, Sendable {
     func queryValue(_ name: String) -> [String] { query.filter { $0[0] == name }.map { $0[1] } }
 }
 
-/// What `/probe/stats` answers.
-struct ProbeStats: Decodable, Sendable, Equatable {
-    var inFlight: Int
-    var maxInFlight: Int
-    var total: Int
-    var disconnects: Int
-}
-
 /// Expects `operation` to throw a ``NetworkError`` and returns it.
 func expectNetworkError<T>(_ operation: () async throws(NetworkError) -> T, sourceLocation: SourceLocation = #_sourceLocation) async -> NetworkError? {
     do {
@@ -98,36 +81,3 @@ func expectNetworkError<T>(_ operation: () async throws(NetworkError) -> T, sour
     }
 }
 
-/// A swift-log handler that keeps every rendered line in memory.
-final class LogCapture: Sendable {
-    private let lines = Mutex<[String]>([])
-
-    var all: [String] { lines.withLock { $0 } }
-    var text: String { all.joined(separator: "\n") }
-
-    func logger(label: String = "test") -> Logger {
-        var logger = Logger(label: label) { label in CapturingHandler(label: label, capture: self) }
-        logger.logLevel = .trace
-        return logger
-    }
-
-    func append(_ line: String) { lines.withLock { $0.append(line) } }
-
-    struct CapturingHandler: LogHandler {
-        let label: String
-        let capture: LogCapture
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
-            let meta = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-            capture.append("\(event.level) \(event.message) \(meta)")
-        }
-    }
-}

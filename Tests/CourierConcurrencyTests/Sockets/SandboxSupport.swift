@@ -4,16 +4,7 @@ import Foundation
 
 /// Runs `body` against a fresh sandbox (its own probe counters) on an ephemeral loopback port.
 func withSandbox<T>(_ body: (RunningSandbox, NetworkClient) async throws -> T) async throws -> T {
-    let sandbox = try await SandboxServer.start()
-    let client = NetworkClient()
-    do {
-        let result = try await body(sandbox, client)
-        await sandbox.stop()
-        return result
-    } catch {
-        await sandbox.stop()
-        throw error
-    }
+    try await SandboxServer.withRunning { try await body($0, NetworkClient()) }
 }
 
 /// Any GET against the sandbox.
@@ -29,14 +20,6 @@ struct SandboxGet: Endpoint {
 /// `/probe/delay/{ms}`'s answer.
 struct Delayed: Decodable, Sendable, Equatable {
     var delayedMs: Int
-}
-
-/// `/probe/stats`' answer.
-struct ProbeStats: Decodable, Sendable, Equatable {
-    var inFlight: Int
-    var maxInFlight: Int
-    var total: Int
-    var disconnects: Int
 }
 
 /// One item and one page of `/items`.
