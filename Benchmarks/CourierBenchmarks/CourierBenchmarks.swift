@@ -36,6 +36,8 @@ struct CourierBenchmarks {
     }
 
     typealias Contender = (name: String, run: @Sendable () async throws -> Void)
+    static let baselineName = "raw AsyncHTTPClient"
+    static let courierName = "Courier (HTTPClientTransport)"
 
     static func main() async throws {
         let requests = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 20_000
@@ -47,17 +49,27 @@ struct CourierBenchmarks {
         settings.connectionsPerHost = 64
         let courierTransport = HTTPClientTransport(settings: settings)
         let courier = NetworkClient(transport: courierTransport)
-        let stockTransport = OpenAPIAsyncHTTPClient.AsyncHTTPClientTransport(configuration: .init(client: courierTransport.client))
+        let courierStreamed = NetworkClient(transport: courierTransport, middlewares: [PassThrough()])
+        // Each contender family has its own HTTPClient (its own pool), as in an app: Courier's
+        // transport owns one; raw AsyncHTTPClient users own theirs. All share the default event loops.
+        let stockClient = makeClient()
+        let stockTransport = OpenAPIAsyncHTTPClient.AsyncHTTPClientTransport(configuration: .init(client: stockClient))
         let courierStock = NetworkClient(transport: stockTransport)
-        let raw = courierTransport.client
+        let raw = makeClient()
         let session = URLSession(configuration: .ephemeral)
         let decoder = JSONDecoder()
         let sampleBody = try await raw.execute(HTTPClientRequest(url: url), timeout: .seconds(5)).body.collect(upTo: 1 << 20)
         let courierInstant = NetworkClient(transport: InstantTransport(body: Data(buffer: sampleBody)))
         let endpoint = StoryEndpoint(baseURL: base)
 
-        let contenders: [Contender] = [
+        let allContenders: [Contender] = [
             ("raw AsyncHTTPClient", {
+                let response = try await raw.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+                let body = try await response.body.collect(upTo: 1 << 24)
+                let story = try decoder.decode(Story.self, from: body)
+                precondition(story.id == 8863)
+            }),
+            ("raw AsyncHTTPClient again (control)", {
                 let response = try await raw.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
                 let body = try await response.body.collect(upTo: 1 << 24)
                 let story = try decoder.decode(Story.self, from: body)
@@ -65,6 +77,10 @@ struct CourierBenchmarks {
             }),
             ("Courier (HTTPClientTransport)", {
                 let story = try await courier.request(endpoint, as: Story.self)
+                precondition(story.id == 8863)
+            }),
+            ("Courier + a middleware (streamed body)", {
+                let story = try await courierStreamed.request(endpoint, as: Story.self)
                 precondition(story.id == 8863)
             }),
             ("Courier (stock OpenAPI AHC transport)", {
@@ -75,12 +91,6 @@ struct CourierBenchmarks {
                 let request = try HTTPClient.Request(url: url)
                 let response = try await raw.execute(request: request, delegate: ResponseAccumulator(request: request), eventLoop: .indifferent).futureResult.get()
                 let story = try decoder.decode(Story.self, from: response.body ?? ByteBuffer())
-                precondition(story.id == 8863)
-            }),
-            ("Courier transport alone (no NetworkClient)", {
-                let (_, body) = try await courierTransport.send(HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/json"), body: nil, baseURL: base, operationID: "x")
-                let data = try await Data(collecting: body!, upTo: 1 << 24)
-                let story = try decoder.decode(Story.self, from: data)
                 precondition(story.id == 8863)
             }),
             ("Courier pipeline only (instant transport)", {
@@ -98,44 +108,80 @@ struct CourierBenchmarks {
             }),
         ]
 
-        // Profiling mode: `COURIER_BENCH_ONLY=<index>` runs one contender at concurrency 1 (for callgrind).
+        let contenders: [Contender] = ProcessInfo.processInfo.environment["COURIER_BENCH_SET"].map { set in
+            set.split(separator: ",").compactMap { Int($0) }.map { allContenders[$0] }
+        } ?? allContenders
+        // Knobs: `COURIER_BENCH_SET=0,2` runs some contenders; `COURIER_BENCH_ROUNDS`, `COURIER_BENCH_LEVELS=1,32`.
+        // Profiling mode: `COURIER_BENCH_ONLY=<index>` runs one contender alone (for `perf record`),
+        // at `COURIER_BENCH_CONCURRENCY` (default 1).
         if let only = ProcessInfo.processInfo.environment["COURIER_BENCH_ONLY"].flatMap(Int.init), contenders.indices.contains(only) {
             let m = try await measure(contenders[only].run, requests: requests, concurrency: Int(ProcessInfo.processInfo.environment["COURIER_BENCH_CONCURRENCY"] ?? "1") ?? 1)
             print("\(contenders[only].name): \(Int(m.throughput)) req/s")
             try await courierTransport.shutdown()
+            try await raw.shutdown()
+            try await stockClient.shutdown()
             await sandbox.stop()
             return
         }
-        print("Courier benchmark — \(requests) GETs of /json (\(SampleSize.bytes) bytes) decoded, sandbox in-process on \(base.absoluteString)")
-        print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, release build\n")
-        for concurrency in [1, 32] {
+        print("Courier benchmark — \(requests) GETs of /json (\(SampleSize.bytes) bytes) decoded per level, sandbox in-process on \(base.absoluteString)")
+        let rounds = max(1, ProcessInfo.processInfo.environment["COURIER_BENCH_ROUNDS"].flatMap(Int.init) ?? 4)
+        let levels = ProcessInfo.processInfo.environment["COURIER_BENCH_LEVELS"].map { $0.split(separator: ",").compactMap { Int($0) } } ?? [1, 32]
+        print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, release build; \(rounds) rounds per level, contenders interleaved, order reversed every other round")
+        print("×raw: whole-run throughput ratio; rounds: the lowest and highest ratio of single rounds (raw measured in the same round)\n")
+        var verdicts: [String] = []
+        for concurrency in levels {
             // Warm up every contender (connections, caches).
             for contender in contenders { _ = try await measure(contender.run, requests: 500, concurrency: concurrency) }
             var results: [String: Measurement] = [:]
-            // Two halves in opposite orders, so drift does not favour whoever runs first.
-            let half = requests / 2
-            for order in [contenders, contenders.reversed()] {
-                for contender in order {
-                    let m = try await measure(contender.run, requests: half, concurrency: concurrency)
+            var roundRatios: [String: [Double]] = [:]
+            // Rounds in alternating orders, so drift does not favour whoever runs first.
+            let share = requests / rounds
+            for round in 0..<rounds {
+                var thisRound: [String: Double] = [:]
+                for contender in round % 2 == 0 ? contenders : contenders.reversed() {
+                    let m = try await measure(contender.run, requests: share, concurrency: concurrency)
                     results[contender.name, default: Measurement()].merge(m)
+                    thisRound[contender.name] = m.throughput
+                }
+                if let raw = thisRound[baselineName], raw > 0 {
+                    for (name, throughput) in thisRound { roundRatios[name, default: []].append(throughput / raw) }
                 }
             }
-            let baseline = results["raw AsyncHTTPClient"] ?? Measurement()
+            let baseline = results[baselineName] ?? Measurement()
             print("concurrency \(concurrency)")
-            print(pad("contender", 40) + pad("req/s", 10) + pad("×raw", 8) + pad("p50 µs", 10) + pad("p50 ×raw", 10) + pad("p99 µs", 10))
+            print(pad("contender", 42) + pad("req/s", 9) + pad("×raw", 7) + pad("rounds", 13) + pad("p50 µs", 8) + pad("p50 ×raw", 9) + pad("p99 µs", 8))
             for contender in contenders {
                 let m = results[contender.name] ?? Measurement()
-                print(pad(contender.name, 40)
-                      + pad(String(format: "%.0f", m.throughput), 10)
-                      + pad(String(format: "%.3f", m.throughput / baseline.throughput), 8)
-                      + pad(String(format: "%.0f", m.percentile(0.5)), 10)
-                      + pad(String(format: "%.3f", m.percentile(0.5) / baseline.percentile(0.5)), 10)
-                      + pad(String(format: "%.0f", m.percentile(0.99)), 10))
+                let ratios = roundRatios[contender.name] ?? []
+                print(pad(contender.name, 42)
+                      + pad(String(format: "%.0f", m.throughput), 9)
+                      + pad(String(format: "%.3f", m.throughput / baseline.throughput), 7)
+                      + pad(ratios.isEmpty ? "-" : String(format: "%.2f–%.2f", ratios.min()!, ratios.max()!), 13)
+                      + pad(String(format: "%.0f", m.percentile(0.5)), 8)
+                      + pad(String(format: "%.3f", m.percentile(0.5) / baseline.percentile(0.5)), 9)
+                      + pad(String(format: "%.0f", m.percentile(0.99)), 8))
             }
             print("")
+            if let courier = results[courierName], baseline.throughput > 0 {
+                let ratio = courier.throughput / baseline.throughput
+                let p50 = courier.percentile(0.5) / baseline.percentile(0.5)
+                let met = ratio >= 0.95 && p50 <= 1.05
+                verdicts.append(String(format: "concurrency %d: Courier %.3f× raw throughput, p50 %.3f× — goal (≥ 0.95×, p50 within 5%%) %@", concurrency, ratio, p50, met ? "met" : "NOT met"))
+            }
         }
+        for verdict in verdicts { print(verdict) }
         try await courierTransport.shutdown()
+        try await raw.shutdown()
+        try await stockClient.shutdown()
         await sandbox.stop()
+    }
+
+    /// An HTTPClient set up like Courier's (pool of 64 per host, 3 s connect, 30 s read timeout).
+    static func makeClient() -> HTTPClient {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = .init(connect: .seconds(3), read: .seconds(30))
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 
     static func pad(_ text: String, _ width: Int) -> String {
@@ -192,6 +238,16 @@ struct Measurement {
 
 enum SampleSize {
     static let bytes = 399
+}
+
+/// Changes nothing; makes a client take the streamed-`HTTPBody` path instead of the buffered one.
+struct PassThrough: ClientMiddleware {
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        try await next(request, body, baseURL)
+    }
 }
 
 /// Answers every request at once with the same body: measures Courier's own per-call cost.

@@ -133,10 +133,12 @@ struct FaultTests {
         }
     }
 
-    @Test("the size limit holds: declared and streamed bodies over the limit fail", arguments: TransportKind.allCases)
-    func sizeLimit(_ kind: TransportKind) async throws {
+    @Test("the size limit holds: declared and streamed bodies over the limit fail, with and without a middleware",
+          arguments: TransportKind.allCases, [false, true])
+    func sizeLimit(_ kind: TransportKind, throughMiddleware: Bool) async throws {
         try await withSandbox { sandbox in
-            var configuration = NetworkClient.Configuration(transport: kind.make())
+            // Without middlewares the client takes the transport's buffered path; with one, the streamed `HTTPBody`.
+            var configuration = NetworkClient.Configuration(transport: kind.make(), middlewares: throughMiddleware ? [PassThroughMiddleware()] : [])
             configuration.maxResponseBytes = 64 * 1024
             let client = NetworkClient(configuration: configuration)
             let fits = try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/bytes/65536"))

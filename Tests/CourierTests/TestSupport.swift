@@ -2,6 +2,7 @@ import Courier
 import CourierTesting
 import CourierSandbox
 import Foundation
+import HTTPTypes
 import OpenAPIRuntime
 import Testing
 #if canImport(FoundationNetworking)
@@ -81,3 +82,13 @@ func expectNetworkError<T>(_ operation: () async throws(NetworkError) -> T, sour
     }
 }
 
+
+/// A middleware that changes nothing: makes a client take the streamed-body path.
+struct PassThroughMiddleware: ClientMiddleware {
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        try await next(request, body, baseURL)
+    }
+}

@@ -17,12 +17,15 @@ public final class NetworkClient: NetworkProviding, Sendable {
     public let configuration: Configuration
     private let builder: RequestBuilder
     private let transportHandlesDeadline: Bool
+    /// The transport, when no middleware needs the body as a stream and it can buffer itself.
+    private let buffering: (any BufferingTransport)?
 
     /// A client with `configuration`.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.builder = RequestBuilder(encoder: configuration.encoder)
         self.transportHandlesDeadline = configuration.transport is any DeadlineAwareTransport
+        self.buffering = configuration.middlewares.isEmpty ? configuration.transport as? any BufferingTransport : nil
     }
 
     /// A client over `transport` with `middlewares` and otherwise default settings.
@@ -91,6 +94,12 @@ public final class NetworkClient: NetworkProviding, Sendable {
     /// Sends through the middlewares and the transport and collects the body within the limit.
     private func exchange(_ built: RequestBuilder.Built, operationID: String) async throws -> (HTTPResponse, Data) {
         try Task.checkCancellation()
+        let limit = configuration.maxResponseBytes
+        if let buffering {
+            let (head, data) = try await buffering.sendBuffered(built.request, body: built.body, baseURL: built.baseURL)
+            if data.count > limit { throw NetworkError.responseTooLarge(limit: limit) }
+            return (head, data)
+        }
         let transport = configuration.transport
         var next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) = {
             try await transport.send($0, body: $1, baseURL: $2, operationID: operationID)
@@ -101,7 +110,7 @@ public final class NetworkClient: NetworkProviding, Sendable {
         }
         let (head, body) = try await next(built.request, built.body, built.baseURL)
         guard let body else { return (head, Data()) }
-        return (head, try await BodyCollector.collect(body, limit: configuration.maxResponseBytes))
+        return (head, try await BodyCollector.collect(body, limit: limit))
     }
 
     private func checkTransportSecurity(_ url: URL) throws(NetworkError) {

@@ -10,7 +10,7 @@ import FoundationNetworking
 /// works through FoundationNetworking (libcurl), which buffers whole bodies.
 ///
 /// It honours ``RequestContext/deadline`` through the request's timeout interval.
-public final class URLSessionClientTransport: ClientTransport, DeadlineAwareTransport, Sendable {
+public final class URLSessionClientTransport: ClientTransport, BufferingTransport, DeadlineAwareTransport, Sendable {
     /// A transport over a session with an ephemeral configuration.
     public static let shared = URLSessionClientTransport(session: URLSession(configuration: .ephemeral))
 
@@ -26,6 +26,11 @@ public final class URLSessionClientTransport: ClientTransport, DeadlineAwareTran
     }
 
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        let (head, data) = try await sendBuffered(request, body: body, baseURL: baseURL)
+        return (head, HTTPBody(data))
+    }
+
+    func sendBuffered(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (HTTPResponse, Data) {
         guard let url = URL(string: HTTPClientTransport.join(baseURL, request.path ?? "/")) else {
             throw NetworkError.invalidURL
         }
@@ -63,7 +68,7 @@ public final class URLSessionClientTransport: ClientTransport, DeadlineAwareTran
             fields.append(HTTPField(name: name, value: value))
         }
         let head = HTTPResponse(status: .init(code: http.statusCode), headerFields: fields)
-        return (head, HTTPBody(data))
+        return (head, data)
     }
 }
 
