@@ -56,6 +56,8 @@ struct CourierBenchmarks {
         let stockTransport = OpenAPIAsyncHTTPClient.AsyncHTTPClientTransport(configuration: .init(client: stockClient))
         let courierStock = NetworkClient(transport: stockTransport)
         let raw = makeClient()
+        let rawControl = makeClient()
+        let rawFuture = makeClient()
         let session = URLSession(configuration: .ephemeral)
         let decoder = JSONDecoder()
         let sampleBody = try await raw.execute(HTTPClientRequest(url: url), timeout: .seconds(5)).body.collect(upTo: 1 << 20)
@@ -70,7 +72,7 @@ struct CourierBenchmarks {
                 precondition(story.id == 8863)
             }),
             ("raw AsyncHTTPClient again (control)", {
-                let response = try await raw.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+                let response = try await rawControl.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
                 let body = try await response.body.collect(upTo: 1 << 24)
                 let story = try decoder.decode(Story.self, from: body)
                 precondition(story.id == 8863)
@@ -89,7 +91,7 @@ struct CourierBenchmarks {
             }),
             ("raw AsyncHTTPClient (future API)", {
                 let request = try HTTPClient.Request(url: url)
-                let response = try await raw.execute(request: request, delegate: ResponseAccumulator(request: request), eventLoop: .indifferent).futureResult.get()
+                let response = try await rawFuture.execute(request: request, delegate: ResponseAccumulator(request: request), eventLoop: .indifferent).futureResult.get()
                 let story = try decoder.decode(Story.self, from: response.body ?? ByteBuffer())
                 precondition(story.id == 8863)
             }),
@@ -119,12 +121,14 @@ struct CourierBenchmarks {
             print("\(contenders[only].name): \(Int(m.throughput)) req/s")
             try await courierTransport.shutdown()
             try await raw.shutdown()
+            try await rawControl.shutdown()
+            try await rawFuture.shutdown()
             try await stockClient.shutdown()
             await sandbox.stop()
             return
         }
         print("Courier benchmark — \(requests) GETs of /json (\(SampleSize.bytes) bytes) decoded per level, sandbox in-process on \(base.absoluteString)")
-        let rounds = max(1, ProcessInfo.processInfo.environment["COURIER_BENCH_ROUNDS"].flatMap(Int.init) ?? 4)
+        let rounds = max(1, ProcessInfo.processInfo.environment["COURIER_BENCH_ROUNDS"].flatMap(Int.init) ?? 40)
         let levels = ProcessInfo.processInfo.environment["COURIER_BENCH_LEVELS"].map { $0.split(separator: ",").compactMap { Int($0) } } ?? [1, 32]
         print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, release build; \(rounds) rounds per level, contenders interleaved, order reversed every other round")
         print("×raw: whole-run throughput ratio; rounds: the lowest and highest ratio of single rounds (raw measured in the same round)\n")
@@ -172,6 +176,8 @@ struct CourierBenchmarks {
         for verdict in verdicts { print(verdict) }
         try await courierTransport.shutdown()
         try await raw.shutdown()
+        try await rawControl.shutdown()
+        try await rawFuture.shutdown()
         try await stockClient.shutdown()
         await sandbox.stop()
     }

@@ -72,7 +72,7 @@ public final class NetworkClient: NetworkProviding, Sendable {
     /// The non-generic body of ``response(_:)``.
     private func send(_ call: Call) async throws(NetworkError) -> Response {
         let built = call.built
-        try checkTransportSecurity(built.baseURL)
+        if let host = built.plainHTTPHost { try checkTransportSecurity(host: host) }
         let deadline = ContinuousClock.now + call.timeout
         let context = RequestContext(deadline: deadline, secrets: call.secrets, maxResponseBytes: configuration.maxResponseBytes)
         let operationID = call.operationID
@@ -113,8 +113,8 @@ public final class NetworkClient: NetworkProviding, Sendable {
         return (head, try await BodyCollector.collect(body, limit: limit))
     }
 
-    private func checkTransportSecurity(_ url: URL) throws(NetworkError) {
-        guard url.scheme?.lowercased() == "http", let host = url.host?.lowercased() else { return }
+    /// Plain `http://` only to allowed hosts (loopback by default) and `*.localhost`.
+    private func checkTransportSecurity(host: String) throws(NetworkError) {
         if configuration.insecureHostsAllowed.contains(host) || host.hasSuffix(".localhost") { return }
         throw .insecureURL(host: host)
     }

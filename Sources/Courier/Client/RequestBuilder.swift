@@ -10,11 +10,14 @@ struct RequestBuilder: Sendable {
         var request: HTTPRequest
         var body: HTTPBody?
         var baseURL: URL
+        /// The base URL's host, lowercased, when its scheme is plain `http` (for the transport-security check).
+        var plainHTTPHost: String?
     }
 
     func build(_ endpoint: some Endpoint) throws(NetworkError) -> Built {
         let baseURL = endpoint.baseURL
-        guard baseURL.scheme != nil, baseURL.host != nil else { throw .invalidURL }
+        guard let scheme = baseURL.scheme, let host = baseURL.host else { throw .invalidURL }
+        let plainHTTPHost = scheme.lowercased() == "http" ? host.lowercased() : nil
         var path = ""
         for segment in endpoint.pathSegments {
             path += "/" + PercentEncoding.encode(segment)
@@ -32,7 +35,7 @@ struct RequestBuilder: Sendable {
             }
         }
         let request = HTTPRequest(method: endpoint.method, scheme: nil, authority: nil, path: path, headerFields: fields)
-        return Built(request: request, body: body, baseURL: baseURL)
+        return Built(request: request, body: body, baseURL: baseURL, plainHTTPHost: plainHTTPHost)
     }
 
     private func encode(_ task: HTTPTask, query: inout Parameters, fields: inout HTTPFields, body: inout HTTPBody?) throws(NetworkError) {

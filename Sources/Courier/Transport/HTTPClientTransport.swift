@@ -44,6 +44,7 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
     private let owned: Bool
     private let defaultTimeout: Duration
     private let affinity: LoopAffinity
+    private let sweeper = DeadlineSweeper()
 
     /// A transport with its own `HTTPClient`; call ``shutdown()`` when done with it.
     public convenience init(settings: Settings = Settings()) {
@@ -109,28 +110,41 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
             url: Self.join(baseURL, request.path ?? "/"),
             method: .init(rawValue: request.method.rawValue),
             headers: headers,
-            body: try await Self.requestBody(body, group: client.eventLoopGroup)
+            body: body == nil ? nil : try await Self.requestBody(body, group: client.eventLoopGroup)
         )
         let limit = min(context?.maxResponseBytes ?? Int(UInt32.max), Int(UInt32.max))
         let deadline = context?.deadline ?? (ContinuousClock.now + defaultTimeout)
-        let nioDeadline = NIODeadline.now() + TimeAmount(ContinuousClock.now.duration(to: deadline))
         let lease = affinity.acquire(fallback: self.client.eventLoopGroup.any())
         defer { affinity.release(lease) }
-        let task = client.execute(
-            request: outgoing,
-            delegate: DeadlineAccumulator(request: outgoing, maxBodySize: limit, deadline: nioDeadline),
-            eventLoop: .delegate(on: lease.loop),
-            logger: nil
-        )
-        // No AHC `deadline:` here: AHC schedules it from the calling thread (a cross-thread wake-up
-        // per request). Waiting for a pooled connection is bounded by the connect timeout
-        // (`getConnectionFromPoolTimeout`); the delegate's timer, armed on the event loop, bounds the rest.
+        let loop = lease.loop
+        let client = self.client
+        let sweeper = self.sweeper
+        let handle = RunningRequest()
+        // The request is started *on* its event loop: AHC then needs no hop to reach a connection
+        // on that loop, and the completion is observed on the loop (`EventLoopFuture.get()` from
+        // elsewhere would cost another cross-thread hop). One hop there, one resumption back.
+        // The deadline (whole call, body included) is the sweeper's: no per-request timer.
         let response: HTTPClient.Response
         do {
             response = try await withTaskCancellationHandler {
-                try await task.futureResult.get()
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPClient.Response, any Error>) in
+                    loop.execute {
+                        let task = client.execute(
+                            request: outgoing,
+                            delegate: ResponseAccumulator(request: outgoing, maxBodySize: limit),
+                            eventLoop: .indifferent,  // on `loop`, so AHC picks `loop`
+                            logger: nil
+                        )
+                        let watch = sweeper.add(task, deadline: deadline)
+                        task.futureResult.whenComplete { result in
+                            sweeper.remove(watch)
+                            continuation.resume(with: result)
+                        }
+                        handle.started(task)
+                    }
+                }
             } onCancel: {
-                task.cancel()
+                handle.cancel()
             }
         } catch is ResponseAccumulator.ResponseTooBigError {
             throw NetworkError.responseTooLarge(limit: limit)
