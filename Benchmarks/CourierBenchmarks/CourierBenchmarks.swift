@@ -58,6 +58,8 @@ struct CourierBenchmarks {
         let raw = makeClient()
         let rawControl = makeClient()
         let rawFuture = makeClient()
+        let sketchClient = makeClient()
+        let sketchRegistry = CollectorRegistry()
         let session = URLSession(configuration: .ephemeral)
         let decoder = JSONDecoder()
         let sampleBody = try await raw.execute(HTTPClientRequest(url: url), timeout: .seconds(5)).body.collect(upTo: 1 << 20)
@@ -95,6 +97,11 @@ struct CourierBenchmarks {
                 let story = try decoder.decode(Story.self, from: response.body ?? ByteBuffer())
                 precondition(story.id == 8863)
             }),
+            ("sketch: AHC async + sweepable body task", {
+                let data = try await AsyncCollectorSketch.swept(sketchClient, url, sketchRegistry)
+                let story = try decoder.decode(Story.self, from: data)
+                precondition(story.id == 8863)
+            }),
             ("Courier pipeline only (instant transport)", {
                 let story = try await courierInstant.request(endpoint, as: Story.self)
                 precondition(story.id == 8863)
@@ -123,6 +130,7 @@ struct CourierBenchmarks {
             try await raw.shutdown()
             try await rawControl.shutdown()
             try await rawFuture.shutdown()
+            try await sketchClient.shutdown()
             try await stockClient.shutdown()
             await sandbox.stop()
             return
@@ -178,6 +186,7 @@ struct CourierBenchmarks {
         try await raw.shutdown()
         try await rawControl.shutdown()
         try await rawFuture.shutdown()
+        try await sketchClient.shutdown()
         try await stockClient.shutdown()
         await sandbox.stop()
     }
