@@ -87,8 +87,7 @@ extension Subscribers.Completion where Failure == NetworkError {
 }
 
 /// A subscriber that requests nothing until told to.
-// @unchecked: `subscription` is only read and written under `lock`.
-final class PatientSubscriber<Input: Sendable>: Subscriber, @unchecked Sendable {
+final class PatientSubscriber<Input: Sendable>: Subscriber, @unchecked Sendable {  // `subscription` is only read and written under `lock`.
     typealias Failure = NetworkError
 
     let received = Received<Input>()

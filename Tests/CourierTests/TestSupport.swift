@@ -47,29 +47,7 @@ struct TestEndpoint: Endpoint {
 }
 
 /// What `/echo` answers.
-struct Echo: Decodable, Sendable {
-    var method: String
-    var rawPath: String
-    var pathSegments: [String]
-    var rawQuery: String?
-    var query: [[String]]
-    var headers: [String: String]
-    var contentType: String?
-    var bodyLength: Int
-    var body: String?
-    var form: [[String]]?
-    var parts: [Part]?
-
-    struct Part: Decodable, Sendable {
-        var name: String
-        var fileName: String?
-        var contentType: String?
-        var length: Int
-        var text: String?
-    }
-
-    func queryValue(_ name: String) -> [String] { query.filter { $0[0] == name }.map { $0[1] } }
-}
+typealias Echo = EchoAnswer
 
 /// Expects `operation` to throw a ``NetworkError`` and returns it.
 func expectNetworkError<T>(_ operation: () async throws(NetworkError) -> T, sourceLocation: SourceLocation = #_sourceLocation) async -> NetworkError? {

@@ -110,11 +110,11 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
             url: Self.join(baseURL, request.path ?? "/"),
             method: .init(rawValue: request.method.rawValue),
             headers: headers,
-            body: body == nil ? nil : try await Self.requestBody(body, group: client.eventLoopGroup)
+            body: try await Self.requestBody(body, group: client.eventLoopGroup)
         )
         let limit = min(context?.maxResponseBytes ?? Int(UInt32.max), Int(UInt32.max))
         let deadline = context?.deadline ?? (ContinuousClock.now + defaultTimeout)
-        let lease = affinity.acquire(fallback: self.client.eventLoopGroup.any())
+        let lease = affinity.acquire(fallback: client.eventLoopGroup.any())
         defer { affinity.release(lease) }
         let loop = lease.loop
         let client = self.client
@@ -189,12 +189,5 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
         var base = baseURL.absoluteString
         if base.hasSuffix("/") { base.removeLast() }
         return path.hasPrefix("/") ? base + path : base + "/" + path
-    }
-}
-
-extension TimeAmount {
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
     }
 }

@@ -5,37 +5,6 @@ import NIOCore
 
 /// `/echo` and `/echo/**` for every method: what the server received, decoded.
 struct EchoRoutes {
-    /// What the echo answers.
-    struct Echo: Codable, Sendable {
-        var method: String
-        /// The path as it arrived (percent-encoded).
-        var rawPath: String
-        /// Each path segment, percent-decoded.
-        var pathSegments: [String]
-        /// The query as it arrived.
-        var rawQuery: String?
-        /// Query items in order, percent-decoded (a `+` stays a `+`).
-        var query: [[String]]
-        var headers: [String: String]
-        var contentType: String?
-        var bodyLength: Int
-        /// The body as UTF-8 text, when it is, up to 1 MiB.
-        var body: String?
-        /// Form fields of an `application/x-www-form-urlencoded` body.
-        var form: [[String]]?
-        /// Parts of a `multipart/form-data` body.
-        var parts: [Part]?
-    }
-
-    /// One multipart part.
-    struct Part: Codable, Sendable {
-        var name: String
-        var fileName: String?
-        var contentType: String?
-        var length: Int
-        var text: String?
-    }
-
     func register(on router: Router<SandboxRequestContext>) {
         for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] {
             router.on("/echo", method: method) { request, _ in try await Self.echo(request) }
@@ -52,7 +21,7 @@ struct EchoRoutes {
         var headers: [String: String] = [:]
         for field in request.headers { headers[field.name.canonicalName] = field.value }
         let text = bytes.count <= 1024 * 1024 ? String(data: bytes, encoding: .utf8) : nil
-        var echo = Echo(
+        var echo = EchoAnswer(
             method: request.method.rawValue,
             rawPath: rawPath,
             pathSegments: rawPath.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) },
@@ -92,9 +61,9 @@ enum MultipartText {
         return String(contentType[range.upperBound...]).trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
     }
 
-    static func parts(of body: Data, boundary: String) -> [EchoRoutes.Part] {
+    static func parts(of body: Data, boundary: String) -> [EchoAnswer.Part] {
         let delimiter = Data("--\(boundary)".utf8)
-        var parts: [EchoRoutes.Part] = []
+        var parts: [EchoAnswer.Part] = []
         var ranges: [Range<Data.Index>] = []
         var searchStart = body.startIndex
         while let found = body.range(of: delimiter, in: searchStart..<body.endIndex) {
@@ -109,7 +78,7 @@ enum MultipartText {
             let head = String(decoding: section[section.startIndex..<headEnd.lowerBound], as: UTF8.self)
             var content = section[headEnd.upperBound...]
             if content.suffix(2) == Data("\r\n".utf8) { content = content.dropLast(2) }
-            var part = EchoRoutes.Part(name: "", fileName: nil, contentType: nil, length: content.count, text: nil)
+            var part = EchoAnswer.Part(name: "", fileName: nil, contentType: nil, length: content.count, text: nil)
             for line in head.components(separatedBy: "\r\n") {
                 let lower = line.lowercased()
                 if lower.hasPrefix("content-disposition:") {

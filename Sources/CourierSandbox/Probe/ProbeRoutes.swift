@@ -70,16 +70,3 @@ struct ProbeRoutes {
         }
     }
 }
-
-/// One item of `/items`.
-struct SampleItem: Codable, Sendable {
-    var id: Int
-    var title: String
-}
-
-/// A page of `/items`.
-struct ItemPage: Codable, Sendable {
-    var total: Int
-    var offset: Int
-    var items: [SampleItem]
-}

@@ -22,18 +22,6 @@ struct Delayed: Decodable, Sendable, Equatable {
     var delayedMs: Int
 }
 
-/// One item and one page of `/items`.
-struct SampleItem: Decodable, Sendable, Equatable {
-    var id: Int
-    var title: String
-}
-
-struct ItemPage: Decodable, Sendable {
-    var total: Int
-    var offset: Int
-    var items: [SampleItem]
-}
-
 extension RunningSandbox {
     func delay(_ ms: Int) -> SandboxGet { SandboxGet(baseURL: baseURL, path: "/probe/delay/\(ms)") }
 
