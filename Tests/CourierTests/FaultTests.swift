@@ -16,13 +16,14 @@ struct FaultTests {
 
     @Test("a refused connection fails in well under a second", arguments: TransportKind.allCases)
     func refused(_ kind: TransportKind) async throws {
-        // Bind and close a port so nothing listens there.
-        let sandbox = try await withSandbox { $0 }
+        // A port bound here but not listening (a stopped server's port could be reused by a parallel test).
+        let refusing = RefusingPort()
         let client = NetworkClient(transport: kind.make())
         let start = ContinuousClock.now
         let error = await expectNetworkError { () throws(NetworkError) in
-            try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/json"))
+            try await client.response(TestEndpoint(baseURL: refusing.baseURL, path: "/json"))
         }
+        withExtendedLifetime(refusing) {}
         let elapsed = ContinuousClock.now - start
         guard case .networkError(let urlError) = error else {
             Issue.record("expected networkError, got \(String(describing: error))")
