@@ -5,6 +5,7 @@ import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
 import OpenAPIRuntime
+import Tracing
 
 /// Courier's thin `ClientTransport` over AsyncHTTPClient — the Linux default.
 ///
@@ -21,8 +22,11 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
     public struct Settings: Sendable {
         /// Time allowed to establish a connection (a refused one fails at once).
         public var connectTimeout: Duration = .seconds(3)
-        /// Time allowed between bytes once connected.
-        public var readTimeout: Duration = .seconds(30)
+        /// Time allowed between bytes once connected; `nil` (the default) sets none: the call's
+        /// deadline (the endpoint's timeout or ``defaultTimeout``) already bounds a stalled body,
+        /// without AsyncHTTPClient re-arming an idle timer on every read (measured: about 2% of
+        /// CPU at 32 requests in flight).
+        public var readTimeout: Duration?
         /// Connections kept per host; fan-out of this many runs without queueing.
         public var connectionsPerHost: Int = 64
         /// Redirects followed before ``NetworkError/networkError(_:)`` with `.httpTooManyRedirects`.
@@ -61,12 +65,18 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
 
     private init(settings: Settings, owned: Bool) {
         var configuration = HTTPClient.Configuration()
-        configuration.timeout = .init(connect: .init(settings.connectTimeout), read: .init(settings.readTimeout))
+        configuration.timeout = .init(connect: .init(settings.connectTimeout), read: settings.readTimeout.map(TimeAmount.init))
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: settings.connectionsPerHost)
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.redirectConfiguration = .follow(max: settings.maxRedirects, allowCycles: false)
         configuration.decompression = .enabled(limit: .ratio(settings.maxDecompressionRatio))
         configuration.httpVersion = .automatic
+        // AsyncHTTPClient opens a span per request with the tracer bootstrapped when the client is
+        // made — `NoOpTracer` when none is, which still costs a span's setup (about 3% of CPU at 32
+        // in flight, measured with perf). With no tracer bootstrapped, trace nothing at no cost.
+        if InstrumentationSystem.tracer is NoOpTracer {
+            configuration.tracing.tracer = nil
+        }
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         self.owned = owned
         self.defaultTimeout = settings.defaultTimeout
