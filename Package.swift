@@ -98,6 +98,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Benchmarks/CourierBenchmarks",
             swiftSettings: strict

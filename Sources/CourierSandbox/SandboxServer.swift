@@ -24,6 +24,10 @@ public struct SandboxServer: Sendable {
         public var dataDirectory: URL?
         /// Log each request (method, path without query, status, time) at `.info`.
         public var logRequests: Bool = false
+        /// Event loops the server runs on; nil shares SwiftNIO's process-wide ones (which
+        /// in-process clients use too). Give it its own to keep a benchmark's client and server
+        /// off each other's threads, as with a remote server.
+        public var eventLoopGroup: (any EventLoopGroup)?
 
         /// Defaults: loopback, ephemeral port, temporary data, quiet.
         public init() {}
@@ -64,6 +68,7 @@ public struct SandboxServer: Sendable {
                 portContinuation.yield(channel.localAddress?.port ?? 0)
                 portContinuation.finish()
             },
+            eventLoopGroupProvider: options.eventLoopGroup.map { .shared($0) } ?? .singleton,
             logger: quiet(logger)
         )
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: quiet(logger)))
