@@ -20,7 +20,7 @@ public struct SandboxServer: Sendable {
         public var host: String = "127.0.0.1"
         /// Port; 0 picks a free one.
         public var port: Int = 0
-        /// Where persistent data (the accounts database) lives; nil uses a temporary folder.
+        /// Where persistent data (the accounts database) lives; nil keeps it in memory (nothing left behind).
         public var dataDirectory: URL?
         /// Log each request (method, path without query, status, time) at `.info`.
         public var logRequests: Bool = false
@@ -58,19 +58,11 @@ public struct SandboxServer: Sendable {
 
     /// Starts the sandbox in the background and returns once it listens.
     public static func start(options: Options = Options(), logger: Logger = Logger(label: "courier.sandbox")) async throws -> RunningSandbox {
-        let server = SandboxServer(options: options, logger: logger)
-        let router = try await server.makeRouter()
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname(options.host, port: options.port), serverName: "courier-sandbox"),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            },
-            eventLoopGroupProvider: options.eventLoopGroup.map { .shared($0) } ?? .singleton,
-            logger: quiet(logger)
-        )
+        let app = try await makeApplication(options: options, logger: logger) { port in
+            portContinuation.yield(port ?? 0)
+            portContinuation.finish()
+        }
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: quiet(logger)))
         let task = Task { try await group.run() }
         var port = 0
@@ -108,15 +100,24 @@ public struct SandboxServer: Sendable {
 
     /// Runs the sandbox in the foreground until SIGINT or SIGTERM, then shuts down cleanly.
     public static func run(options: Options, logger: Logger = Logger(label: "courier.sandbox"), onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
-        let server = SandboxServer(options: options, logger: logger)
-        let router = try await server.makeRouter()
-        let app = Application(
+        let app = try await makeApplication(options: options, logger: logger) { port in onListening(port ?? options.port) }
+        try await app.runService(gracefulShutdownSignals: [.sigint, .sigterm])
+    }
+
+    /// The Hummingbird application for `options`; `onListening` gets the bound port (nil if unknown).
+    private static func makeApplication(
+        options: Options,
+        logger: Logger,
+        onListening: @escaping @Sendable (Int?) -> Void
+    ) async throws -> Application<RouterResponder<SandboxRequestContext>> {
+        let router = try await SandboxServer(options: options, logger: logger).makeRouter()
+        return Application(
             router: router,
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "courier-sandbox"),
-            onServerRunning: { channel in onListening(channel.localAddress?.port ?? options.port) },
+            onServerRunning: { channel in onListening(channel.localAddress?.port) },
+            eventLoopGroupProvider: options.eventLoopGroup.map { .shared($0) } ?? .singleton,
             logger: quiet(logger)
         )
-        try await app.runService(gracefulShutdownSignals: [.sigint, .sigterm])
     }
 
     /// Hummingbird's own per-request logs stay at `.warning` unless the caller asked for more.

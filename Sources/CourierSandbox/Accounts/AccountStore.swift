@@ -29,15 +29,21 @@ actor AccountStore {
     private let lock = AsyncLock()
     private let maxTokensPerUser = 20
 
-    /// Opens (creating if needed) the database at `file` and brings its schema up to date.
-    static func open(file: URL, logger: Logger) async throws -> AccountStore {
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+    /// Opens (creating if needed) the database at `file` and brings its schema up to date; with
+    /// no file, a private in-memory database that goes away with the store.
+    static func open(file: URL?, logger: Logger) async throws -> AccountStore {
         var quiet = logger
         quiet.logLevel = max(logger.logLevel, .warning)  // sqlite-nio logs statements at debug
-        let connection = try await SQLiteConnection.open(storage: .file(path: file.path), logger: quiet)
-        // Owner-only: the file holds e-mail addresses and password hashes. SQLite gives its -wal
-        // and -shm files the same mode.
-        try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        let connection: SQLiteConnection
+        if let file {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            connection = try await SQLiteConnection.open(storage: .file(path: file.path), logger: quiet)
+            // Owner-only: the file holds e-mail addresses and password hashes. SQLite gives its -wal
+            // and -shm files the same mode.
+            try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        } else {
+            connection = try await SQLiteConnection.open(storage: .memory, logger: quiet)
+        }
         let store = AccountStore(connection: connection)
         try await store.migrate()
         return store

@@ -19,7 +19,8 @@ struct AccountsRoutes: SandboxRouteGroup {
     let settings: AccountsSettings
     let logger: Logger
 
-    /// Routes over the database in `dataDirectory` (nil: a new temporary folder), with
+    /// Routes over the database in `dataDirectory` (nil: in memory, gone when the server stops:
+    /// test servers that never touch accounts leave no files behind), with
     /// ``AccountsSettings/override`` or the default settings.
     init(dataDirectory: URL?, logger: Logger, settings: AccountsSettings? = nil) {
         self.dataDirectory = dataDirectory
@@ -28,15 +29,13 @@ struct AccountsRoutes: SandboxRouteGroup {
     }
 
     func register(on router: Router<SandboxRequestContext>) async throws {
-        let directory = dataDirectory ?? FileManager.default.temporaryDirectory
-            .appendingPathComponent("courier-sandbox-\(UUID().uuidString)", isDirectory: true)
-        let store = try await AccountStore.open(file: directory.appendingPathComponent(settings.databaseFileName), logger: logger)
+        let store = try await AccountStore.open(file: dataDirectory?.appendingPathComponent(settings.databaseFileName), logger: logger)
         let handlers = UserAPIHandlers(store: store, settings: settings, logger: logger)
         // Makes the dummy hash now, so the first login for an unknown name is not slower than
         // one for a known name (that would tell which names exist).
         let hasher = handlers.hasher
         Task { _ = try? await hasher.verify("warm-up", hash: nil) }
-        logger.debug("accounts database ready", metadata: ["directory": "\(directory.path)"])
+        logger.debug("accounts database ready", metadata: ["directory": "\(dataDirectory?.path ?? "in memory")"])
 
         router.post("/api/v1/users") { request, context in
             await handlers.respond { () async throws(AccountsFailure) in try await handlers.register(request, context: context) }
