@@ -8,8 +8,13 @@ OUT="${FUZZ_OUT:-$ROOT/.build/llm-fuzz}"
 SWIFTC="${SWIFTC:-swiftc}"
 mkdir -p "$OUT/corpus" "$OUT/seeds"
 
+# The parser alone: files that import Courier (the NetworkClient glue) are left out.
+SOURCES=()
+for file in "$ROOT"/Sources/CourierLLM/*.swift; do
+    grep -qx 'import Courier' "$file" || SOURCES+=("$file")
+done
 "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -module-name CourierLLMFuzz \
-    "$ROOT"/Sources/CourierLLM/*.swift "$ROOT/Fuzz/LLMFuzz/LLMFuzzEntry.swift" -o "$OUT/llm-fuzz"
+    "${SOURCES[@]}" "$ROOT/Fuzz/LLMFuzz/LLMFuzzEntry.swift" -o "$OUT/llm-fuzz"
 
 # Seed the fuzzer with the answers of the test corpus, one file each.
 FIXTURES="$ROOT/Tests/CourierLLMTests/Fixtures/corpus.json"

@@ -163,7 +163,6 @@ while validData.count < 1_000_000 {
     newsList.append(sampleNews(newsList.count))
     if newsList.count % 100 == 0 { validData = try JSONEncoder().encode(newsList) }
 }
-validData = try JSONEncoder().encode(newsList)
 let validText = String(decoding: validData, as: UTF8.self)
 let plainTime = measure { _ = try? JSONDecoder().decode([News].self, from: validData) }
 let courierTime = measure { _ = try? LLMAnswerDecoder().decode([News].self, fromAnswer: validText) }

@@ -135,10 +135,8 @@ struct CandidateFinder {
                 if covers || Self.isSubstantial(value) {
                     result.append(make(value, parser, index, stop, region: (low, high), fence: fence, covers: covers))
                 }
-                index = max(parser.pos, index + 1)
-            } else {
-                index = max(parser.pos, index + 1)
             }
+            index = max(parser.pos, index + 1)
         }
     }
 

@@ -60,7 +60,7 @@ extension TolerantParser {
             pos += 2
         case UInt8(ascii: "u"):
             if let scalar = unicodeEscape() {
-                scratch.append(contentsOf: Array(String(Character(scalar)).utf8))
+                scratch.append(contentsOf: scalar.utf8)
             } else {
                 note(.fixedInvalidEscape)
                 scratch.append(ByteClass.backslash)

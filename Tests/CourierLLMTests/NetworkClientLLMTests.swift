@@ -8,12 +8,6 @@ import Testing
 /// server: the sandbox's echo route returns the answer we send inside its `body` field.
 @Suite("NetworkClient + CourierLLM")
 struct NetworkClientLLMTests {
-    struct CoinWeekly: Decodable, Sendable, Equatable {
-        var priceTrend: String
-        var volumeChange: String
-        var reason: String
-    }
-
     struct AnswerEndpoint: Endpoint {
         var baseURL: URL
         var answer: String
