@@ -1,13 +1,12 @@
 import Courier
 import CourierConcurrency
+import CourierSandbox
 import Foundation
 import Synchronization
 
 /// The concurrency part of `courier demo`: the coin report's ordered reveal and Raon's pagination.
 enum ConcurrencyDemo {
     struct Delayed: Decodable, Sendable { let delayedMs: Int }
-    struct Item: Decodable, Sendable { let id: Int }
-    struct ItemPage: Decodable, Sendable { let total: Int; let items: [Item] }
 
     struct Sandbox: Endpoint {
         var baseURL: URL
@@ -42,7 +41,7 @@ enum ConcurrencyDemo {
         var failures = log.withLock { $0.count } == 3 ? 0 : 1
 
         output("── Raon-style pagination: 10,000 items in 1,000-item pages, 4 at a time ──")
-        let paginator = Paginator<Item>(pageSize: 1000, maxConcurrentPages: 4)
+        let paginator = Paginator<SampleItem>(pageSize: 1000, maxConcurrentPages: 4)
         let last = Mutex(0.0)
         do {
             let result = try await paginator.fetchAll(progress: { progress in

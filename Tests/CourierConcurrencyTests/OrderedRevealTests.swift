@@ -55,15 +55,34 @@ import Testing
         func waitForFinals(_ count: Int) async {
             await eventually("\(count) final states") { await self.finals().count >= count }
         }
+
+        /// An ordered reveal of `sections`, 350 ms apart, on this harness's clock.
+        func reveal(_ sections: RevealSection...) -> OrderedReveal<TestClock> {
+            OrderedReveal(interval: .milliseconds(350), clock: clock, sections: sections)
+        }
+
+        /// Starts `reveal` and waits until `sleepers` operations are running (asleep on the clock).
+        func start(_ reveal: OrderedReveal<TestClock>, sleepers: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
+            await reveal.start()
+            await eventually(sourceLocation: sourceLocation) { self.clock.sleeperCount == sleepers }
+        }
+
+        /// Waits until the revealer sleeps until `ms`, moves the clock there, and waits for the
+        /// `finals`-th final state.
+        func revealNext(at ms: Int, finals: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
+            await eventually(sourceLocation: sourceLocation) { self.clock.deadlines == [.milliseconds(ms)] }
+            await clock.advance(to: .milliseconds(ms))
+            await waitForFinals(finals)
+        }
     }
 
     @Test func revealsInDeclaredOrderExactlyIntervalApartAfterASlowFirstSection() async throws {
         let h = Harness()
-        let reveal = OrderedReveal(interval: .milliseconds(350), clock: h.clock, sections: [
+        let reveal = h.reveal(
             h.section("overview", takes: .milliseconds(500)),
             h.section("weekly", takes: .milliseconds(100)),
-            h.section("today", takes: .milliseconds(200)),
-        ])
+            h.section("today", takes: .milliseconds(200))
+        )
         await reveal.start()
         #expect(await h.events.entries.map(\.description) == ["overview:loading@0", "weekly:loading@0", "today:loading@0"])
 
@@ -85,8 +104,7 @@ import Testing
         #expect(await h.finals().count == 1)
         await h.clock.advance(to: .milliseconds(850))
         await h.waitForFinals(2)
-        await eventually { h.clock.deadlines == [.milliseconds(1200)] }
-        await h.clock.advance(to: .milliseconds(1200))
+        await h.revealNext(at: 1200, finals: 3)
         await reveal.waitUntilRevealed()
 
         #expect(await h.finals().map(\.description) == [
@@ -98,26 +116,18 @@ import Testing
 
     @Test func instantSectionsRevealAtZeroThenEveryInterval() async {
         let h = Harness()
-        let reveal = OrderedReveal(interval: .milliseconds(350), clock: h.clock, sections: [
-            h.section("a", takes: .zero), h.section("b", takes: .zero), h.section("c", takes: .zero),
-        ])
+        let reveal = h.reveal(h.section("a", takes: .zero), h.section("b", takes: .zero), h.section("c", takes: .zero))
         await reveal.start()
         await h.waitForFinals(1)
-        for (count, time) in [(2, 350), (3, 700)] {
-            await eventually { h.clock.deadlines == [.milliseconds(time)] }
-            await h.clock.advance(to: .milliseconds(time))
-            await h.waitForFinals(count)
-        }
+        await h.revealNext(at: 350, finals: 2)
+        await h.revealNext(at: 700, finals: 3)
         #expect(await h.finals().map(\.description) == ["a:success(a1)@0", "b:success(b1)@350", "c:success(c1)@700"])
     }
 
     @Test func aSectionReadyAfterTheIntervalIsRevealedWhenReady() async {
         let h = Harness()
-        let reveal = OrderedReveal(interval: .milliseconds(350), clock: h.clock, sections: [
-            h.section("a", takes: .milliseconds(100)), h.section("b", takes: .milliseconds(1000)),
-        ])
-        await reveal.start()
-        await eventually { h.clock.sleeperCount == 2 }
+        let reveal = h.reveal(h.section("a", takes: .milliseconds(100)), h.section("b", takes: .milliseconds(1000)))
+        await h.start(reveal, sleepers: 2)
         await h.clock.advance(to: .milliseconds(100))
         await h.waitForFinals(1)
         await h.clock.advance(to: .milliseconds(1000))
@@ -127,13 +137,12 @@ import Testing
 
     @Test func cancellingOneSectionShowsCancelAtOnceAndLeavesTheOthersAlone() async {
         let h = Harness()
-        let reveal = OrderedReveal(interval: .milliseconds(350), clock: h.clock, sections: [
+        let reveal = h.reveal(
             h.section("overview", takes: .milliseconds(500)),
             h.section("weekly", takes: .milliseconds(300)),
-            h.section("today", takes: .milliseconds(400)),
-        ])
-        await reveal.start()
-        await eventually { h.clock.sleeperCount == 3 }
+            h.section("today", takes: .milliseconds(400))
+        )
+        await h.start(reveal, sleepers: 3)
         await h.clock.advance(to: .milliseconds(100))
 
         #expect(await reveal.cancel("weekly"))
@@ -146,8 +155,7 @@ import Testing
 
         await h.clock.advance(to: .milliseconds(500))
         await h.waitForFinals(2)
-        await eventually { h.clock.deadlines == [.milliseconds(850)] }
-        await h.clock.advance(to: .milliseconds(850))
+        await h.revealNext(at: 850, finals: 3)
         await reveal.waitUntilRevealed()
         #expect(await h.finals().map(\.description) == [
             "weekly:cancel@100", "overview:success(overview1)@500", "today:success(today1)@850",
@@ -158,11 +166,8 @@ import Testing
 
     @Test func cancellingTheSectionEveryoneWaitsForUnblocksTheNext() async {
         let h = Harness()
-        let reveal = OrderedReveal(interval: .milliseconds(350), clock: h.clock, sections: [
-            h.section("slow", takes: .milliseconds(1000)), h.section("fast", takes: .milliseconds(100)),
-        ])
-        await reveal.start()
-        await eventually { h.clock.sleeperCount == 2 }
+        let reveal = h.reveal(h.section("slow", takes: .milliseconds(1000)), h.section("fast", takes: .milliseconds(100)))
+        await h.start(reveal, sleepers: 2)
         await h.clock.advance(to: .milliseconds(200))
         await eventually { await reveal.phase(of: "fast") == .waitingForTurn }
         await reveal.cancel("slow")
@@ -173,22 +178,14 @@ import Testing
 
     @Test func retryAfterAFailureShowsLoadingThenTheNewResult() async {
         let h = Harness()
-        let reveal = OrderedReveal(interval: .milliseconds(350), clock: h.clock, sections: [
-            h.section("a", takes: .zero), h.section("b", takes: .zero, failOn: [1]), h.section("c", takes: .zero),
-        ])
+        let reveal = h.reveal(h.section("a", takes: .zero), h.section("b", takes: .zero, failOn: [1]), h.section("c", takes: .zero))
         await reveal.start()
-        for (count, time) in [(1, 0), (2, 350), (3, 700)] {
-            if time > 0 {
-                await eventually { h.clock.deadlines == [.milliseconds(time)] }
-                await h.clock.advance(to: .milliseconds(time))
-            }
-            await h.waitForFinals(count)
-        }
+        await h.waitForFinals(1)
+        await h.revealNext(at: 350, finals: 2)
+        await h.revealNext(at: 700, finals: 3)
         await reveal.waitUntilRevealed()
         #expect(await reveal.retry("b"))
-        await eventually { h.clock.deadlines == [.milliseconds(1050)] }
-        await h.clock.advance(to: .milliseconds(1050))
-        await h.waitForFinals(4)
+        await h.revealNext(at: 1050, finals: 4)
         await reveal.waitUntilRevealed()
         #expect(await h.events.entries.filter { $0.section == "b" }.map(\.description) == [
             "b:loading@0", "b:failure(serverError)@350", "b:loading@700", "b:success(b2)@1050",
@@ -198,13 +195,12 @@ import Testing
 
     @Test func retryAfterCancelTakesItsTurnBehindTheWaitingSections() async {
         let h = Harness()
-        let reveal = OrderedReveal(interval: .milliseconds(350), clock: h.clock, sections: [
+        let reveal = h.reveal(
             h.section("overview", takes: .milliseconds(500)),
             h.section("weekly", takes: .milliseconds(300)),
-            h.section("today", takes: .milliseconds(400)),
-        ])
-        await reveal.start()
-        await eventually { h.clock.sleeperCount == 3 }
+            h.section("today", takes: .milliseconds(400))
+        )
+        await h.start(reveal, sleepers: 3)
         await h.clock.advance(to: .milliseconds(100))
         await reveal.cancel("weekly")
         await eventually { h.clock.sleeperCount == 2 }
@@ -213,11 +209,8 @@ import Testing
         await eventually { h.clock.sleeperCount == 3 }
         await h.clock.advance(to: .milliseconds(500))
         await h.waitForFinals(2)
-        for (count, time) in [(3, 850), (4, 1200)] {
-            await eventually { h.clock.deadlines == [.milliseconds(time)] }
-            await h.clock.advance(to: .milliseconds(time))
-            await h.waitForFinals(count)
-        }
+        await h.revealNext(at: 850, finals: 3)
+        await h.revealNext(at: 1200, finals: 4)
         await reveal.waitUntilRevealed()
         #expect(await h.events.entries.map(\.description) == [
             "overview:loading@0", "weekly:loading@0", "today:loading@0",
@@ -228,11 +221,8 @@ import Testing
 
     @Test func startingAgainCancelsTheRunsInFlightAndDropsTheirResults() async {
         let h = Harness()
-        let reveal = OrderedReveal(interval: .milliseconds(350), clock: h.clock, sections: [
-            h.section("a", takes: .seconds(10)), h.section("b", takes: .milliseconds(100)),
-        ])
-        await reveal.start()
-        await eventually { h.clock.sleeperCount == 2 }
+        let reveal = h.reveal(h.section("a", takes: .seconds(10)), h.section("b", takes: .milliseconds(100)))
+        await h.start(reveal, sleepers: 2)
         await reveal.start()
         await eventually { await h.starts.entries.filter { $0.state == "op-cancelled" }.count == 2 }
         await eventually { h.clock.sleeperCount == 2 }
@@ -265,9 +255,7 @@ import Testing
 
     @Test func cancellingTheRunCallCancelsEverySection() async {
         let h = Harness()
-        let reveal = OrderedReveal(interval: .milliseconds(350), clock: h.clock, sections: [
-            h.section("a", takes: .seconds(10)), h.section("b", takes: .seconds(10)),
-        ])
+        let reveal = h.reveal(h.section("a", takes: .seconds(10)), h.section("b", takes: .seconds(10)))
         let run = Task { await reveal.run() }
         await eventually { h.clock.sleeperCount == 2 }
         run.cancel()

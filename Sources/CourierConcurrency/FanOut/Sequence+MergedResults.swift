@@ -77,10 +77,12 @@ extension Sequence where Element: Sendable {
     }
 }
 
-/// The engine behind ``Swift/Sequence/mergedResults(limit:_:)`` and ``Swift/Sequence/mergedValues(limit:onFailure:_:)``.
+/// The engine behind ``Swift/Sequence/mergedResults(limit:_:)``, ``Swift/Sequence/mergedValues(limit:onFailure:_:)``
+/// and ``Paginator``.
 enum BoundedFanOut {
     /// Runs `transform` over `elements`, at most `limit` at once, handing each outcome to
     /// `deliver` in completion order; `deliver` returns false to stop (cancelling the rest).
+    /// Once the calling task is cancelled nothing more is delivered and the rest are cancelled.
     static func run<Element: Sendable, T: Sendable>(
         _ elements: [Element],
         limit: Int,

@@ -132,45 +132,23 @@ public struct Paginator<Item: Sendable>: Sendable {
         progress?(state)
 
         let pending = pages.filter { slots[$0.index] == nil }
-        let limit = maxConcurrentPages
-        let policy = failurePolicy
-        let fatal: NetworkError? = await withTaskGroup(of: (PageRequest, Result<[Item], NetworkError>).self) { group in
-            var next = 0
-            func startNext() -> Bool {
-                guard next < pending.count else { return false }
-                let page = pending[next]
-                next += 1
-                group.addTask {
-                    do {
-                        return (page, .success(try await fetch(page)))
-                    } catch {
-                        return (page, .failure(NetworkError(error)))
-                    }
+        var fatal: NetworkError?
+        await BoundedFanOut.run(pending, limit: maxConcurrentPages, fetch) { finished in
+            switch finished.result {
+            case .success(let items):
+                slots[finished.element.index] = items
+                state.pagesFetched += 1
+                state.itemsFetched += items.count
+            case .failure(let error):
+                if failurePolicy == .failFast {
+                    fatal = error
+                    return false
                 }
-                return true
+                failures.append(PageFailure(page: finished.element, error: error))
+                state.pagesFailed += 1
             }
-            var running = 0
-            while running < limit, startNext() {
-                running += 1
-            }
-            while let (page, result) = await group.next() {
-                switch result {
-                case .success(let items):
-                    slots[page.index] = items
-                    state.pagesFetched += 1
-                    state.itemsFetched += items.count
-                case .failure(let error):
-                    if policy == .failFast || Task.isCancelled {
-                        group.cancelAll()
-                        return Task.isCancelled ? NetworkError.taskCancelled : error
-                    }
-                    failures.append(PageFailure(page: page, error: error))
-                    state.pagesFailed += 1
-                }
-                progress?(state)
-                if !startNext() { running -= 1 }
-            }
-            return nil
+            progress?(state)
+            return true
         }
         if let fatal { throw fatal }
         if Task.isCancelled { throw .taskCancelled }
