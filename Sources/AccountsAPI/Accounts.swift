@@ -115,11 +115,9 @@ public actor Accounts {
         }
         let wrapped: APIResponse<T>
         do {
-            wrapped = try client.configuration.decoder.decode(APIResponse<T>.self, from: response.body)
-        } catch let error as DecodingError {
-            throw .network(.decodingError(error))
+            wrapped = try JSONResponseDecoding().decode(APIResponse<T>.self, from: response.body, using: client.configuration.decoder)
         } catch {
-            throw .network(NetworkError(error))
+            throw .network(error)
         }
         if case .login(let request) = call, let login = wrapped.data as? LoginResponse {
             try keep(login, username: request.username)

@@ -7,8 +7,8 @@ import OpenAPIRuntime
 /// `ClientMiddleware`, so it works for Courier endpoints and generated clients alike.
 ///
 /// ```swift
-/// let auth = BearerTokenMiddleware(server: server) { await session.token }
-/// let client = NetworkClient(transport: AsyncHTTPClientTransport.shared, middlewares: [auth])
+/// let auth = BearerTokenMiddleware(server: server) { await tokens.current }  // your own token store
+/// let client = NetworkClient(transport: HTTPClientTransport.shared, middlewares: [auth])
 /// ```
 public struct BearerTokenMiddleware: ClientMiddleware {
     /// Requests to other hosts never get the token.

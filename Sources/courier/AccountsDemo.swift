@@ -27,16 +27,16 @@ enum AccountsDemo {
 
         let aliceID = await walk.step(.register(alice), expect: 201, as: UserResponse.self, output: output)?.id
         let bobID = await walk.step(.register(bob), expect: 201, as: UserResponse.self, output: output)?.id
-        guard let aliceID, let bobID else { return walk.finish(output: output, note: "stopped: registration failed") }
+        guard let aliceID, let bobID else { return walk.finish(note: "stopped: registration failed") }
         guard await walk.step(.login(LoginRequest(username: alice.username, password: alice.password)), expect: 200, as: LoginResponse.self, output: output) != nil else {
-            return walk.finish(output: output, note: "stopped: login failed")
+            return walk.finish(note: "stopped: login failed")
         }
         await walk.step(.getUser(id: aliceID), expect: 200, as: UserResponse.self, output: output)
         await walk.step(.updateUser(id: aliceID, UpdateUserRequest(name: "김철수", age: 26)), expect: 200, as: UserResponse.self, output: output)
         await walk.step(.getUser(id: bobID), expect: 403, as: UserResponse.self, output: output, why: "another user's account")
         await walk.step(.deleteUser(id: aliceID), expect: 200, as: EmptyResponse.self, output: output)
         await walk.step(.login(LoginRequest(username: alice.username, password: alice.password)), expect: 401, as: LoginResponse.self, output: output, why: "the account is gone")
-        return walk.finish(output: output, note: nil)
+        return walk.finish(note: nil)
     }
 
     /// A throwaway password that meets the rules; it is sent, never printed.
@@ -74,7 +74,7 @@ enum AccountsDemo {
             }
         }
 
-        func finish(output: (String) -> Void, note: String?) -> Summary {
+        func finish(note: String?) -> Summary {
             var summary = self.summary
             summary.oneLine = "accounts \(summary.steps - summary.failures)/\(summary.steps) as expected" + (note.map { " (\($0))" } ?? "")
             return summary
