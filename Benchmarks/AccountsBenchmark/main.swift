@@ -59,13 +59,13 @@ let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponen
 options.dataDirectory = dataDirectory
 let sandbox = try await AccountsSettings.$override.withValue(settings) { try await SandboxServer.start(options: options) }
 let server = sandbox.baseURL
-let client = NetworkClient()
+let client = NetworkClient(configuration: .init(baseURL: server))
 let prefix = "bench_\(UUID().uuidString.prefix(6).lowercased())"
 print("\nThrough Courier (NetworkClient + UserAPI) against the sandbox, bcrypt cost \(settings.bcryptCost), \(requests) requests, \(concurrency) at a time:")
 
 let (registerTime, registerFailures) = await run(requests, width: concurrency) { index in
     let request = RegisterRequest(username: "\(prefix)_\(index)", password: "Passw0rd!", name: "홍길동", email: "hong@example.com", age: 25)
-    return (try? await client.request(UserAPI.register(request).on(server), as: APIResponse<UserResponse>.self))?.success == true
+    return (try? await client.request(UserAPI.register(request), as: APIResponse<UserResponse>.self))?.success == true
 }
 print("  registrations: \(format(Double(requests) / seconds(registerTime))) /s (\(format(seconds(registerTime) * 1000 / Double(requests) * Double(concurrency))) ms each at \(concurrency) in flight, \(registerFailures) failed)")
 
@@ -74,7 +74,7 @@ print("  registrations: \(format(Double(requests) / seconds(registerTime))) /s (
 let http = HTTPClient.shared
 func courierLogin(_ index: Int) async -> Bool {
     let request = LoginRequest(username: "\(prefix)_\(index % requests)", password: "Passw0rd!")
-    return (try? await client.request(UserAPI.login(request).on(server), as: APIResponse<LoginResponse>.self))?.data?.token != nil
+    return (try? await client.request(UserAPI.login(request), as: APIResponse<LoginResponse>.self))?.data?.token != nil
 }
 func rawLogin(_ index: Int) async -> Bool {
     var request = HTTPClientRequest(url: server.absoluteString + "/api/v1/auth/login")
@@ -98,12 +98,12 @@ print("  logins:        \(format(loginRate)) /s (\(loginFailures) failed); raw A
 
 let (wrongTime, _) = await run(requests / 2, width: concurrency) { index in
     let request = LoginRequest(username: "\(prefix)_\(index)", password: "Wrong0pass")
-    return (try? await client.response(UserAPI.login(request).on(server))) == nil
+    return (try? await client.response(UserAPI.login(request))) == nil
 }
 print("  wrong-password logins: \(format(Double(requests / 2) / seconds(wrongTime))) /s (same bcrypt work as a good one)")
 let (unknownTime, _) = await run(requests / 2, width: concurrency) { index in
     let request = LoginRequest(username: "nobody_\(prefix)_\(index)", password: "Wrong0pass")
-    return (try? await client.response(UserAPI.login(request).on(server))) == nil
+    return (try? await client.response(UserAPI.login(request))) == nil
 }
 print("  unknown-user logins:   \(format(Double(requests / 2) / seconds(unknownTime))) /s (checked against a dummy hash: same time, same answer)")
 
@@ -112,7 +112,7 @@ func probe(_ count: Int) async -> [Double] {
     var samples: [Double] = []
     for _ in 0..<count {
         let start = ContinuousClock.now
-        _ = try? await client.response(UserAPI.getUser(id: 1).on(server))   // 401, no bcrypt
+        _ = try? await client.response(UserAPI.getUser(id: 1))   // 401, no bcrypt
         samples.append(seconds(ContinuousClock.now - start) * 1000)
     }
     return samples.sorted()
@@ -120,7 +120,7 @@ func probe(_ count: Int) async -> [Double] {
 let idle = await probe(50)
 let load = Task { await run(requests, width: concurrency) { index in
     let request = LoginRequest(username: "\(prefix)_\(index % requests)", password: "Passw0rd!")
-    return (try? await client.response(UserAPI.login(request).on(server))) != nil
+    return (try? await client.response(UserAPI.login(request))) != nil
 } }
 try await Task.sleep(for: .milliseconds(200))
 let busy = await probe(50)

@@ -2,10 +2,11 @@ import Courier
 import Foundation
 import Synchronization
 
-/// The User API as a small service: logs in, keeps the token (in memory, and in a
-/// ``CredentialsFile`` when given one), attaches it to later calls through
-/// ``BearerTokenMiddleware``, and turns an error answer's `message` into the ``AccountsError``
-/// the user sees.
+/// The User API as a small service: logs in, keeps the token and the refresh token (in memory,
+/// and in a ``CredentialsFile`` when given one), attaches the token to later calls through
+/// Courier's `BearerTokenMiddleware` — which refreshes it before it expires, or once when the
+/// server refuses it, however many calls are refused at once — and turns an error answer's
+/// `message` into the ``AccountsError`` the user sees.
 ///
 /// ```swift
 /// let accounts = Accounts(server: URL(string: "http://127.0.0.1:8080")!)
@@ -22,8 +23,8 @@ public actor Accounts {
     private let credentials: CredentialsFile?
 
     /// A service for `server`. `configuration` supplies the transport and any middlewares
-    /// (the token middleware is added in front of them); `credentials`, when given, is read now
-    /// and updated on login, logout and delete.
+    /// (the token middleware is added in front of them; its base URL is set to `server`);
+    /// `credentials`, when given, is read now and updated on login, refresh, logout and delete.
     public init(
         server: URL = UserAPI.defaultServer,
         configuration: NetworkClient.Configuration = NetworkClient.Configuration(),
@@ -32,7 +33,14 @@ public actor Accounts {
         let holder = SessionHolder()
         holder.session = try? credentials?.session(for: server)
         var configuration = configuration
-        configuration.middlewares.insert(BearerTokenMiddleware(server: server) { holder.session?.token }, at: 0)
+        configuration.baseURL = server
+        let plain = NetworkClient(configuration: configuration)
+        let auth = BearerTokenMiddleware(origin: server, logger: configuration.logger) {
+            holder.session?.bearerToken
+        } refresh: { _ in
+            try await Self.refresh(holder, client: plain, credentials: credentials)
+        }
+        configuration.middlewares.insert(auth, at: 0)
         self.server = server
         self.client = NetworkClient(configuration: configuration)
         self.holder = holder
@@ -95,22 +103,18 @@ public actor Accounts {
     /// the logged-in account logs out; a 401 to a
     /// call that carried the saved token forgets that login (it is expired or revoked).
     public func send<T: Decodable & Sendable>(_ call: UserAPI, as type: T.Type) async throws(AccountsError) -> Reply<T> {
-        var endpoint = call.on(server)
-        endpoint.acceptsAllStatuses = true
-        let response: Response
+        let response: NetworkResponse
         do {
-            response = try await client.response(endpoint)
+            response = try await client.answer(call)
         } catch {
+            // The token middleware could not get a new token: the login is over.
+            if error == .unauthorized(401) { forgetSession(after: call) }
             throw .network(error)
         }
         let status = response.statusCode
-        guard (200..<300).contains(status) else {
-            let error = UserAPI.wrapperMapping.error(for: response.head, body: response.body) ?? .unknown(status)
-            if status == 401, Self.usesToken(call), holder.session != nil {
-                holder.session = nil
-                try? credentials?.save(nil, for: server)
-            }
-            guard let head = APIResponseHead.read(response.body), let message = head.message else { throw .network(error) }
+        if let error = response.statusError {
+            if status == 401 { forgetSession(after: call) }
+            guard let head = EnvelopeHead.read(response.body), let message = head.message else { throw .network(error) }
             throw .server(status: status, code: head.code, message: message, error: error)
         }
         let wrapped: APIResponse<T>
@@ -128,9 +132,32 @@ public actor Accounts {
         return Reply(statusCode: status, code: wrapped.code, message: wrapped.message, data: wrapped.data)
     }
 
+    /// A 401 to a call that carried the saved token: that login is expired or revoked.
+    private func forgetSession(after call: UserAPI) {
+        guard call.traits.authorization == .bearer, holder.session != nil else { return }
+        holder.session = nil
+        try? credentials?.save(nil, for: server)
+    }
+
+    /// Trades the session's refresh token for a new token (and refresh token), keeps them, and
+    /// returns the token; nil when there is no refresh token. Runs outside the actor, called by
+    /// the token middleware (once for many refused calls).
+    private static func refresh(_ holder: SessionHolder, client: NetworkClient, credentials: CredentialsFile?) async throws -> BearerToken? {
+        guard var session = holder.session, let refreshToken = session.refreshToken else { return nil }
+        let reply = try await client.request(UserAPI.refresh(RefreshRequest(refreshToken: refreshToken)), as: APIResponse<LoginResponse>.self)
+        guard let login = reply.data, let token = login.token else { return nil }
+        session.token = token
+        session.expiresAt = login.expiresAt
+        session.refreshToken = login.refreshToken
+        holder.session = session
+        try? credentials?.save(session, for: session.server)
+        return session.bearerToken
+    }
+
     /// Makes `login` the current session (and saves it when there is a credentials file).
     private func keep(_ login: LoginResponse, username: String) throws(AccountsError) {
-        let session = AccountsSession(server: server, userId: login.userId, username: username, token: login.token, expiresAt: login.expiresAt)
+        let session = AccountsSession(server: server, userId: login.userId, username: username, token: login.token,
+                                      expiresAt: login.expiresAt, refreshToken: login.refreshToken)
         holder.session = session
         try credentials?.save(session, for: server)
     }
@@ -156,13 +183,6 @@ public actor Accounts {
         if let id { return id }
         guard let session = holder.session else { throw .notLoggedIn }
         return session.userId
-    }
-
-    private static func usesToken(_ call: UserAPI) -> Bool {
-        switch call {
-        case .getUser, .updateUser, .deleteUser: true
-        case .register, .login: false
-        }
     }
 }
 

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// A login kept by ``Accounts``: who, on which server, until when. The token itself is kept
@@ -11,16 +12,25 @@ public struct AccountsSession: Codable, Sendable, Equatable, CustomStringConvert
     public var username: String
     /// When the token expires (nil: the server did not say).
     public var expiresAt: Date?
-    let token: String?
+    var token: String?
+    /// Gets the next token when this one expires or is refused (rotated on every use).
+    var refreshToken: String?
 
     /// Creates a session (tests and custom stores).
-    public init(server: URL, userId: Int, username: String, token: String?, expiresAt: Date?) {
+    public init(server: URL, userId: Int, username: String, token: String?, expiresAt: Date?, refreshToken: String? = nil) {
         self.server = server
         self.userId = userId
         self.username = username
         self.token = token
         self.expiresAt = expiresAt
+        self.refreshToken = refreshToken
     }
+
+    /// The token as ``BearerTokenMiddleware`` sends it.
+    var bearerToken: BearerToken? { token.map { BearerToken($0, expiresAt: expiresAt) } }
+
+    /// Whether it can get a new token without the password.
+    public var canRefresh: Bool { refreshToken != nil }
 
     /// Whether ``expiresAt`` has passed.
     public var isExpired: Bool { expiresAt.map { $0 <= Date() } ?? false }
@@ -29,6 +39,6 @@ public struct AccountsSession: Codable, Sendable, Equatable, CustomStringConvert
     public var hasToken: Bool { token != nil }
 
     public var description: String {
-        "AccountsSession(server: \(server.absoluteString), userId: \(userId), username: \(username), token: \(token == nil ? "nil" : "<redacted>"), expiresAt: \(expiresAt.map(ISO8601Text.string(from:)) ?? "nil"))"
+        "AccountsSession(server: \(server.absoluteString), userId: \(userId), username: \(username), token: \(token == nil ? "nil" : "<redacted>"), refreshToken: \(refreshToken == nil ? "nil" : "<redacted>"), expiresAt: \(expiresAt.map(ISO8601Text.string(from:)) ?? "nil"))"
     }
 }

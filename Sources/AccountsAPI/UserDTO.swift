@@ -51,13 +51,20 @@ public struct LoginResponse: Codable, Sendable, Equatable {
     public var token: String?
     /// When ``token`` stops working.
     public var expiresAt: Date?
+    /// The token that gets a new ``token`` from `POST /api/v1/auth/refresh` (once: it is rotated).
+    public var refreshToken: String?
+    /// When ``refreshToken`` stops working.
+    public var refreshExpiresAt: Date?
 
     /// Creates the response.
-    public init(userId: Int, message: String, token: String? = nil, expiresAt: Date? = nil) {
+    public init(userId: Int, message: String, token: String? = nil, expiresAt: Date? = nil,
+                refreshToken: String? = nil, refreshExpiresAt: Date? = nil) {
         self.userId = userId
         self.message = message
         self.token = token
         self.expiresAt = expiresAt
+        self.refreshToken = refreshToken
+        self.refreshExpiresAt = refreshExpiresAt
     }
 
     /// Reads `expiresAt` as ISO 8601 text (what the sandbox sends) or seconds since 1970,
@@ -67,16 +74,19 @@ public struct LoginResponse: Codable, Sendable, Equatable {
         userId = try container.decode(Int.self, forKey: .userId)
         message = try container.decodeIfPresent(String.self, forKey: .message) ?? ""
         token = try container.decodeIfPresent(String.self, forKey: .token)
-        if let text = try? container.decodeIfPresent(String.self, forKey: .expiresAt) {
+        expiresAt = try Self.date(container, .expiresAt)
+        refreshToken = try container.decodeIfPresent(String.self, forKey: .refreshToken)
+        refreshExpiresAt = try Self.date(container, .refreshExpiresAt)
+    }
+
+    private static func date(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Date? {
+        if let text = try? container.decodeIfPresent(String.self, forKey: key) {
             guard let date = ISO8601Text.date(from: text) else {
-                throw DecodingError.dataCorruptedError(forKey: .expiresAt, in: container, debugDescription: "not an ISO 8601 date: \(text)")
+                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "not an ISO 8601 date: \(text)")
             }
-            expiresAt = date
-        } else if let seconds = try container.decodeIfPresent(Double.self, forKey: .expiresAt) {
-            expiresAt = Date(timeIntervalSince1970: seconds)
-        } else {
-            expiresAt = nil
+            return date
         }
+        return try container.decodeIfPresent(Double.self, forKey: key).map { Date(timeIntervalSince1970: $0) }
     }
 
     /// Writes `expiresAt` as ISO 8601 text.
@@ -86,9 +96,24 @@ public struct LoginResponse: Codable, Sendable, Equatable {
         try container.encode(message, forKey: .message)
         try container.encodeIfPresent(token, forKey: .token)
         try container.encodeIfPresent(expiresAt.map(ISO8601Text.string(from:)), forKey: .expiresAt)
+        try container.encodeIfPresent(refreshToken, forKey: .refreshToken)
+        try container.encodeIfPresent(refreshExpiresAt.map(ISO8601Text.string(from:)), forKey: .refreshExpiresAt)
     }
 
-    private enum CodingKeys: String, CodingKey { case userId, message, token, expiresAt }
+    private enum CodingKeys: String, CodingKey { case userId, message, token, expiresAt, refreshToken, refreshExpiresAt }
+}
+
+/// The body of `POST /api/v1/auth/refresh`. Its `description` hides the token.
+public struct RefreshRequest: Codable, Sendable, Equatable, CustomStringConvertible {
+    /// The refresh token from the login or the previous refresh.
+    public var refreshToken: String
+
+    /// Creates the request.
+    public init(refreshToken: String) {
+        self.refreshToken = refreshToken
+    }
+
+    public var description: String { "RefreshRequest(refreshToken: <redacted>)" }
 }
 
 /// An account as the server shows it to its owner (seed 003's `UserResponse`).
@@ -158,11 +183,12 @@ extension LoginRequest: CustomStringConvertible, CustomReflectable {
 
 extension LoginResponse: CustomStringConvertible, CustomReflectable {
     public var description: String {
-        "LoginResponse(userId: \(userId), message: \(message), token: \(token == nil ? "nil" : "<redacted>"), expiresAt: \(expiresAt.map(ISO8601Text.string(from:)) ?? "nil"))"
+        "LoginResponse(userId: \(userId), message: \(message), token: \(token == nil ? "nil" : "<redacted>"), expiresAt: \(expiresAt.map(ISO8601Text.string(from:)) ?? "nil"), refreshToken: \(refreshToken == nil ? "nil" : "<redacted>"))"
     }
 
     public var customMirror: Mirror {
-        Mirror(self, children: ["userId": userId, "message": message, "token": token == nil ? "nil" : "<redacted>", "expiresAt": expiresAt as Any])
+        Mirror(self, children: ["userId": userId, "message": message, "token": token == nil ? "nil" : "<redacted>", "expiresAt": expiresAt as Any,
+                                "refreshToken": refreshToken == nil ? "nil" : "<redacted>"])
     }
 }
 

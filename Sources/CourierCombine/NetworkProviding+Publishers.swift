@@ -26,13 +26,13 @@ extension NetworkProviding {
         .eraseToAnyPublisher()
     }
 
-    /// A publisher of the whole ``Response`` (status, headers, bytes) for `endpoint`.
+    /// A publisher of the whole ``NetworkResponse`` (status, headers, bytes) for `endpoint`.
     ///
     /// ```swift
     /// client.responsePublisher(for: UserAPI.delete(id: 7)).map(\.statusCode)
     /// ```
-    public func responsePublisher(for endpoint: some Endpoint) -> AnyPublisher<Response, NetworkError> {
-        NetworkTaskPublisher { () async throws(NetworkError) -> Response in
+    public func responsePublisher(for endpoint: some Endpoint) -> AnyPublisher<NetworkResponse, NetworkError> {
+        NetworkTaskPublisher { () async throws(NetworkError) -> NetworkResponse in
             try await self.response(endpoint)
         }
         .eraseToAnyPublisher()

@@ -96,6 +96,8 @@ enum DemoLines {
             return " " + json(request)
         case .updateUser(_, let request):
             return " " + json(request)
+        case .refresh:
+            return " " + json(["refreshToken": mask])
         case .getUser, .deleteUser:
             return ""
         }
@@ -105,6 +107,7 @@ enum DemoLines {
         guard let value else { return "" }
         if var login = value as? LoginResponse {
             login.token = login.token.map { _ in mask }
+            login.refreshToken = login.refreshToken.map { _ in mask }
             return " " + json(login)
         }
         if value is EmptyResponse { return "" }

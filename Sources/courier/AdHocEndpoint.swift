@@ -30,7 +30,7 @@ struct AdHocEndpoint: Endpoint {
         var query: [String: [String]] = [:]
         for item in components.queryItems ?? [] { query[item.name, default: []].append(item.value ?? "") }
         for (name, value) in extraQuery { query[name, default: []].append(value) }
-        let parameters: Parameters = query.mapValues { values -> any Sendable in values.count == 1 ? values[0] : values }
+        let parameters: RequestParameters = query.mapValues { values -> any Sendable in values.count == 1 ? values[0] : values }
         var body: HTTPTask = .requestPlain
         if let json {
             guard (try? JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed])) != nil else {

@@ -11,7 +11,7 @@ enum ConcurrencyDemo {
     struct Sandbox: Endpoint {
         var baseURL: URL
         var path: String
-        var query: Parameters = [:]
+        var query: RequestParameters = [:]
         var method: HTTPMethod { .get }
         var task: HTTPTask { .requestParameters(query, encoding: .url) }
     }

@@ -28,7 +28,7 @@ enum BodyPrinter {
 
 /// `--verbose` lines: request line and headers, status line and headers, secrets redacted.
 enum VerboseLines {
-    static func exchange(_ response: Response, baseURL: URL, redactor: Redactor) -> String {
+    static func exchange(_ response: NetworkResponse, baseURL: URL, redactor: Redactor) -> String {
         var lines: [String] = []
         let target = redactor.url(baseURL.absoluteString + (response.request.path ?? "/"))
         lines.append("> \(response.request.method.rawValue) \(target)")

@@ -68,16 +68,16 @@ struct AccountsFlowTests {
             #expect(error.statusCode == 409)
         }
 
-        // Without Accounts: the endpoint enum on a plain NetworkClient.
-        let client = NetworkClient()
+        // Without Accounts: the endpoint enum on a plain NetworkClient bound to the sandbox.
+        let client = NetworkClient(configuration: .init(baseURL: sandbox.baseURL))
         let request = RegisterRequest(username: name, password: "Passw0rd!", name: "홍길동", email: "hong@example.com", age: 25)
         await #expect(throws: NetworkError.remoteError(409, "이미 존재하는 사용자명")) {
-            _ = try await client.request(UserAPI.register(request).on(sandbox.baseURL), as: APIResponse<UserResponse>.self)
+            _ = try await client.request(UserAPI.register(request), as: APIResponse<UserResponse>.self)
         }
         await #expect(throws: NetworkError.unauthorized(401)) {
-            _ = try await client.request(UserAPI.getUser(id: 1).on(sandbox.baseURL), as: APIResponse<UserResponse>.self)
+            _ = try await client.request(UserAPI.getUser(id: 1), as: APIResponse<UserResponse>.self)
         }
-        let login = try await client.request(UserAPI.login(LoginRequest(username: name, password: "Passw0rd!")).on(sandbox.baseURL), as: APIResponse<LoginResponse>.self)
+        let login = try await client.request(UserAPI.login(LoginRequest(username: name, password: "Passw0rd!")), as: APIResponse<LoginResponse>.self)
         #expect(login.success && login.code == "OK" && login.data?.token != nil)
 
         await #expect(throws: AccountsError.notLoggedIn) { try await accounts.user() }

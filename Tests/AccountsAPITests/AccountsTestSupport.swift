@@ -82,10 +82,10 @@ func registerJSON(_ username: String, password: String = "Passw0rd!", name: Stri
 
 /// One answer, with the wrapper parsed.
 struct RawAnswer {
-    let response: Response
+    let response: NetworkResponse
     let json: [String: Any]
 
-    init(response: Response) {
+    init(response: NetworkResponse) {
         self.response = response
         self.json = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:]
     }

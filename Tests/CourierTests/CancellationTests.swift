@@ -22,7 +22,7 @@ struct CancellationTests {
                 var elapsed: [Duration] = []
                 for _ in 0..<7 {
                     let before = try await stats(observer, sandbox.baseURL).total
-                    let task = Task { () throws(NetworkError) -> Response in
+                    let task = Task { () throws(NetworkError) -> NetworkResponse in
                         try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: path))
                     }
                     try await waitUntil { try await stats(observer, sandbox.baseURL).total > before }
@@ -57,7 +57,7 @@ struct CancellationTests {
     func preCancelled(_ kind: TransportKind) async throws {
         try await withSandbox { sandbox in
             let client = NetworkClient(transport: kind.make())
-            let task = Task { () throws(NetworkError) -> Response in
+            let task = Task { () throws(NetworkError) -> NetworkResponse in
                 withUnsafeCurrentTask { $0?.cancel() }
                 return try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/probe/delay/10"))
             }

@@ -18,7 +18,7 @@ struct EncodingRoundTripTests {
     func queryParameters(_ kind: TransportKind) async throws {
         try await withSandbox { sandbox in
             let client = NetworkClient(transport: kind.make())
-            var parameters: Parameters = [:]
+            var parameters: RequestParameters = [:]
             for (index, value) in Self.tricky.enumerated() { parameters["k\(index)"] = value }
             parameters["키 이름+&="] = "값"
             parameters["list"] = ["one", "two+three"]

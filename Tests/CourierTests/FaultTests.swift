@@ -52,8 +52,8 @@ struct FaultTests {
     func timeout(_ kind: TransportKind) async throws {
         try await withSandbox { sandbox in
             let client = NetworkClient(transport: kind.make())
-            let drip: Parameters = ["bytes": 100, "intervalMs": 50]
-            for (path, query) in [("/delay/3000", Parameters()), ("/probe/slow/3000", [:]), ("/drip", drip)] {
+            let drip: RequestParameters = ["bytes": 100, "intervalMs": 50]
+            for (path, query) in [("/delay/3000", RequestParameters()), ("/probe/slow/3000", [:]), ("/drip", drip)] {
                 let start = ContinuousClock.now
                 let error = await expectNetworkError { () throws(NetworkError) in
                     try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: path,

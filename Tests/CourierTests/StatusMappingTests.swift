@@ -47,7 +47,7 @@ struct StatusMappingTests {
     func standardTable(_ kind: TransportKind) async throws {
         try await withSandbox { sandbox in
             let client = NetworkClient(transport: kind.make())
-            func status(_ code: Int, _ parameters: Parameters = [:]) async -> NetworkError? {
+            func status(_ code: Int, _ parameters: RequestParameters = [:]) async -> NetworkError? {
                 await expectNetworkError { () throws(NetworkError) in
                     try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/status/\(code)", task: .requestParameters(parameters, encoding: .url)))
                 }

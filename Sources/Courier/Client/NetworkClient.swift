@@ -23,7 +23,7 @@ public final class NetworkClient: NetworkProviding, Sendable {
     /// A client with `configuration`.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        self.builder = RequestBuilder(encoder: configuration.encoder)
+        self.builder = RequestBuilder(encoder: configuration.encoder, baseURL: configuration.baseURL)
         self.transportHandlesDeadline = configuration.transport is any DeadlineAwareTransport
         self.buffering = configuration.middlewares.isEmpty ? configuration.transport as? any BufferingTransport : nil
     }
@@ -48,43 +48,89 @@ public final class NetworkClient: NetworkProviding, Sendable {
         }
     }
 
-    public func response(_ endpoint: some Endpoint) async throws(NetworkError) -> Response {
-        let call = Call(
+    public func response(_ endpoint: some Endpoint) async throws(NetworkError) -> NetworkResponse {
+        try await send(call(for: endpoint)).validated()
+    }
+
+    /// Sends `endpoint` and returns its answer whatever the status: an error status is not
+    /// thrown but carried in ``NetworkResponse/statusError`` beside the status, headers and body,
+    /// so an API's own error body can be read. Transport failures, cancellation and a body over
+    /// the size limit still throw.
+    public func answer(_ endpoint: some Endpoint) async throws(NetworkError) -> NetworkResponse {
+        try await send(call(for: endpoint))
+    }
+
+    /// Everything taken from `endpoint` before the first suspension: nothing generic over the
+    /// endpoint type lives across an `await` (cheaper frames in unspecialised generic code).
+    func call(for endpoint: some Endpoint) throws(NetworkError) -> Call {
+        Call(
             built: try builder.build(endpoint),
             timeout: endpoint.timeout ?? configuration.timeout,
             secrets: endpoint.secrets,
             statusMapping: endpoint.statusMapping,
+            traits: endpoint.traits,
             // Only middlewares read the operation ID; naming the type costs a reflection call.
             operationID: configuration.middlewares.isEmpty ? "courier" : String(describing: type(of: endpoint))
         )
-        return try await send(call)
     }
 
     /// One call with everything taken from its endpoint.
-    private struct Call: Sendable {
-        let built: RequestBuilder.Built
+    struct Call: Sendable {
+        var built: RequestBuilder.Built
         let timeout: Duration
         let secrets: [String]
         let statusMapping: StatusMapping
+        let traits: CallTraits
         let operationID: String
+
+        /// The context middlewares and the transport see for this call.
+        func context(maxResponseBytes: Int, streams: Bool = false) -> CallContext {
+            CallContext(deadline: ContinuousClock.now + timeout, secrets: secrets, maxResponseBytes: maxResponseBytes,
+                        traits: traits, streamsResponse: streams)
+        }
     }
 
-    /// The non-generic body of ``response(_:)``.
-    private func send(_ call: Call) async throws(NetworkError) -> Response {
+    /// The non-generic body of ``answer(_:)``.
+    private func send(_ call: Call) async throws(NetworkError) -> NetworkResponse {
         let built = call.built
         if let host = built.plainHTTPHost { try checkTransportSecurity(host: host) }
-        let deadline = ContinuousClock.now + call.timeout
-        let context = RequestContext(deadline: deadline, secrets: call.secrets, maxResponseBytes: configuration.maxResponseBytes)
+        let context = call.context(maxResponseBytes: configuration.maxResponseBytes)
         let operationID = call.operationID
         do {
-            let (head, body) = try await RequestContext.$current.withValue(context) {
+            let (head, body) = try await CallContext.$current.withValue(context) {
                 if transportHandlesDeadline {
                     return try await exchange(built, operationID: operationID)
                 }
-                return try await withDeadline(deadline) { try await self.exchange(built, operationID: operationID) }
+                return try await withDeadline(context.deadline ?? .now) { try await self.exchange(built, operationID: operationID) }
             }
-            if let error = call.statusMapping.error(for: head, body: body) { throw error }
-            return Response(request: built.request, head: head, body: body)
+            return NetworkResponse(request: built.request, head: head, body: body,
+                                   statusError: call.statusMapping.error(for: head, body: body))
+        } catch {
+            if Task.isCancelled { throw .taskCancelled }
+            throw NetworkError(error)
+        }
+    }
+
+    /// Sends `call` through the middlewares and the transport with the body handed back as it
+    /// arrives (for event streams). An error status is thrown, its body read within the limit.
+    func openStream(_ call: Call) async throws(NetworkError) -> (HTTPResponse, HTTPBody?) {
+        let built = call.built
+        if let host = built.plainHTTPHost { try checkTransportSecurity(host: host) }
+        let limit = configuration.maxResponseBytes
+        let context = call.context(maxResponseBytes: limit, streams: true)
+        let operationID = call.operationID
+        do {
+            let (head, body) = try await CallContext.$current.withValue(context) {
+                let send = pipeline(operationID: operationID)
+                if transportHandlesDeadline { return try await send(built.request, built.body, built.baseURL) }
+                return try await withDeadline(context.deadline ?? .now) { try await send(built.request, built.body, built.baseURL) }
+            }
+            if let error = call.statusMapping.error(for: head, body: Data()) {
+                var bytes = Data()
+                if let body { bytes = try await BodyCollector.collect(body, limit: limit) }
+                throw call.statusMapping.error(for: head, body: bytes) ?? error
+            }
+            return (head, body)
         } catch {
             if Task.isCancelled { throw .taskCancelled }
             throw NetworkError(error)
@@ -100,6 +146,14 @@ public final class NetworkClient: NetworkProviding, Sendable {
             if data.count > limit { throw NetworkError.responseTooLarge(limit: limit) }
             return (head, data)
         }
+        let next = pipeline(operationID: operationID)
+        let (head, body) = try await next(built.request, built.body, built.baseURL)
+        guard let body else { return (head, Data()) }
+        return (head, try await BodyCollector.collect(body, limit: limit))
+    }
+
+    /// The middlewares, outermost first, around the transport.
+    private func pipeline(operationID: String) -> @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) {
         let transport = configuration.transport
         var next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) = {
             try await transport.send($0, body: $1, baseURL: $2, operationID: operationID)
@@ -108,9 +162,7 @@ public final class NetworkClient: NetworkProviding, Sendable {
             let inner = next
             next = { try await middleware.intercept($0, body: $1, baseURL: $2, operationID: operationID, next: inner) }
         }
-        let (head, body) = try await next(built.request, built.body, built.baseURL)
-        guard let body else { return (head, Data()) }
-        return (head, try await BodyCollector.collect(body, limit: limit))
+        return next
     }
 
     /// Plain `http://` only to allowed hosts (loopback by default) and `*.localhost`.

@@ -5,6 +5,16 @@ import OpenAPIRuntime
 extension NetworkClient {
     /// Everything a ``NetworkClient`` can be told; every field has a sensible default.
     public struct Configuration: Sendable {
+        /// The server every call goes to, replacing the scheme, host, port and base path of each
+        /// endpoint's ``Endpoint/baseURL`` (nil, the default: each endpoint's own). One endpoint
+        /// `enum` then serves production, a mirror and the sandbox:
+        ///
+        /// ```swift
+        /// let sandbox = NetworkClient(configuration: .init(baseURL: URL(string: "http://127.0.0.1:8080/hn/v0")!))
+        /// let item: Item = try await sandbox.request(HackerNewsAPI.item(id: 8863))
+        /// // GET http://127.0.0.1:8080/hn/v0/item/8863.json instead of https://hacker-news.firebaseio.com/v0/…
+        /// ```
+        public var baseURL: URL?
         /// What sends the requests. Defaults to ``HTTPClientTransport/shared`` on Linux and
         /// ``URLSessionClientTransport/shared`` on Apple platforms.
         public var transport: any ClientTransport
@@ -26,6 +36,7 @@ extension NetworkClient {
 
         /// Creates a configuration.
         public init(
+            baseURL: URL? = nil,
             transport: any ClientTransport = NetworkClient.defaultTransport,
             middlewares: [any ClientMiddleware] = [],
             decoder: JSONDecoder = JSONDecoder(),
@@ -35,6 +46,7 @@ extension NetworkClient {
             insecureHostsAllowed: Set<String> = NetworkClient.loopbackHosts,
             logger: Logger = Logger(label: "courier")
         ) {
+            self.baseURL = baseURL
             self.transport = transport
             self.middlewares = middlewares
             self.decoder = decoder

@@ -6,7 +6,7 @@ public protocol NetworkProviding: Sendable {
     /// Sends `endpoint` and decodes the answer as `T`.
     func request<T: Decodable & Sendable>(_ endpoint: some Endpoint, as type: T.Type) async throws(NetworkError) -> T
     /// Sends `endpoint` and returns the answer's status, headers and bytes, after status mapping.
-    func response(_ endpoint: some Endpoint) async throws(NetworkError) -> Response
+    func response(_ endpoint: some Endpoint) async throws(NetworkError) -> NetworkResponse
 }
 
 extension NetworkProviding {

@@ -5,6 +5,8 @@ import OpenAPIRuntime
 /// Turns an ``Endpoint`` into what a `ClientTransport` sends.
 struct RequestBuilder: Sendable {
     let encoder: JSONEncoder
+    /// Replaces every endpoint's base URL when set (``NetworkClient/Configuration/baseURL``).
+    var baseURL: URL? = nil
 
     struct Built {
         var request: HTTPRequest
@@ -15,7 +17,7 @@ struct RequestBuilder: Sendable {
     }
 
     func build(_ endpoint: some Endpoint) throws(NetworkError) -> Built {
-        let baseURL = endpoint.baseURL
+        let baseURL = self.baseURL ?? endpoint.baseURL
         guard let scheme = baseURL.scheme, let host = baseURL.host else { throw .invalidURL }
         let plainHTTPHost = scheme.lowercased() == "http" ? host.lowercased() : nil
         var path = ""
@@ -24,7 +26,7 @@ struct RequestBuilder: Sendable {
         }
         if path.isEmpty { path = "/" }
         var fields = HTTPFields()
-        var query: Parameters = [:]
+        var query: RequestParameters = [:]
         var body: HTTPBody?
         try encode(endpoint.task, query: &query, fields: &fields, body: &body)
         if !query.isEmpty { path += "?" + PercentEncoding.query(query) }
@@ -38,7 +40,7 @@ struct RequestBuilder: Sendable {
         return Built(request: request, body: body, baseURL: baseURL, plainHTTPHost: plainHTTPHost)
     }
 
-    private func encode(_ task: HTTPTask, query: inout Parameters, fields: inout HTTPFields, body: inout HTTPBody?) throws(NetworkError) {
+    private func encode(_ task: HTTPTask, query: inout RequestParameters, fields: inout HTTPFields, body: inout HTTPBody?) throws(NetworkError) {
         switch task {
         case .requestPlain:
             break

@@ -20,7 +20,9 @@ public typealias HTTPMethod = HTTPRequest.Method
 ///
 /// Everything beyond the five seed requirements has a default.
 public protocol Endpoint: Sendable {
-    /// The scheme, host, port and optional base path, e.g. `https://api.example.com/v0`.
+    /// The scheme, host, port and optional base path, e.g. `https://api.example.com/v0`: where
+    /// the API lives by default. A client made with ``NetworkClient/Configuration/baseURL``
+    /// sends the call to that server instead (the sandbox, a mirror, staging).
     var baseURL: URL { get }
     /// The path appended to ``baseURL``, as plain text: each `/`-separated segment is
     /// percent-encoded for you (Korean, spaces and `+` are fine). Use ``pathSegments`` for a
@@ -44,6 +46,9 @@ public protocol Endpoint: Sendable {
     var secrets: [String] { get }
     /// How a successful body becomes a value; defaults to JSON through the client's decoder.
     var responseDecoding: any ResponseDecoding { get }
+    /// What middlewares should know about this call (authorization, idempotency,
+    /// de-duplication); defaults to ``CallTraits/init(authorization:idempotent:deduplicable:)``'s defaults.
+    var traits: CallTraits { get }
 }
 
 /// The seminar seed's and Moya's name for ``Endpoint``.
@@ -56,4 +61,5 @@ extension Endpoint {
     public var timeout: Duration? { nil }
     public var secrets: [String] { [] }
     public var responseDecoding: any ResponseDecoding { JSONResponseDecoding() }
+    public var traits: CallTraits { CallTraits() }
 }

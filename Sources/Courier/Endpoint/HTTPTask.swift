@@ -1,8 +1,8 @@
 import Foundation
 
-/// Parameters for ``HTTPTask/requestParameters(_:encoding:)``: values may be strings, numbers,
+/// RequestParameters for ``HTTPTask/requestParameters(_:encoding:)``: values may be strings, numbers,
 /// booleans, arrays of those (repeated keys in a query), or nested dictionaries (JSON only).
-public typealias Parameters = [String: any Sendable]
+public typealias RequestParameters = [String: any Sendable]
 
 /// What an ``Endpoint`` sends: the seed's cases plus raw data, multipart and query + body.
 public indirect enum HTTPTask: Sendable {
@@ -10,14 +10,14 @@ public indirect enum HTTPTask: Sendable {
     case requestPlain
     /// An `Encodable` value as a JSON body, encoded with the client's `JSONEncoder`.
     case requestJSONEncodable(any Encodable & Sendable)
-    /// Parameters encoded into the URL query, a form body, or a JSON body.
-    case requestParameters(Parameters, encoding: ParameterEncoding)
+    /// RequestParameters encoded into the URL query, a form body, or a JSON body.
+    case requestParameters(RequestParameters, encoding: ParameterEncoding)
     /// Raw bytes with their content type.
     case requestData(Data, contentType: String)
     /// A `multipart/form-data` body of fields and files, streamed (files are read in chunks).
     case uploadMultipart(MultipartFormData)
     /// Query parameters together with any body-carrying task.
-    case requestComposite(query: Parameters, body: HTTPTask)
+    case requestComposite(query: RequestParameters, body: HTTPTask)
 }
 
 /// Where and how ``HTTPTask/requestParameters(_:encoding:)`` puts its parameters.

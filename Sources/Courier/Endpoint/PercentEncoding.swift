@@ -21,7 +21,7 @@ public enum PercentEncoding {
     }
 
     /// `name=value&…` with each name and value encoded; keys sorted for stable URLs, arrays as repeated keys.
-    public static func query(_ parameters: Parameters) -> String {
+    public static func query(_ parameters: RequestParameters) -> String {
         var parts: [String] = []
         for key in parameters.keys.sorted() {
             guard let value = parameters[key] else { continue }

@@ -57,10 +57,8 @@ public struct StatusMapping: Sendable {
         }
     }
 
-    /// The seed's table under the name of the API it was written for.
-    public static var alan: StatusMapping { seed }
-
-    /// Every status is a success: the caller inspects the ``Response`` itself.
+    /// Every status is a success: the caller inspects the ``NetworkResponse`` itself (or use
+    /// ``NetworkClient/answer(_:)``, which keeps the mapped error beside the answer).
     public static let acceptAll = StatusMapping { _, _ in nil }
 
     private static func remote(_ code: Int, _ body: Data) -> NetworkError {

@@ -17,7 +17,7 @@ public struct LoggingMiddleware: ClientMiddleware {
     public var level: Logger.Level
     /// Also log header fields (redacted).
     public var logHeaders: Bool
-    /// Extra redaction rules; secrets from the endpoint (``RequestContext/secrets``) are added per call.
+    /// Extra redaction rules; secrets from the endpoint (``CallContext/secrets``) are added per call.
     public var redactor: Redactor
 
     /// Creates the middleware.
@@ -36,7 +36,7 @@ public struct LoggingMiddleware: ClientMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var redactor = self.redactor
-        redactor.secrets += RequestContext.current?.secrets.filter { $0.count >= 3 } ?? []
+        redactor.secrets += CallContext.current?.secrets.filter { $0.count >= 3 } ?? []
         let target = redactor.url(HTTPClientTransport.join(baseURL, request.path ?? "/"))
         var metadata: Logger.Metadata = ["operation": "\(operationID)"]
         if logHeaders { metadata["headers"] = "\(redactor.headers(request.headerFields))" }

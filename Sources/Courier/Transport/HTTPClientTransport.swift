@@ -11,8 +11,8 @@ import Tracing
 ///
 /// AsyncHTTPClient speaks HTTP; this type only converts between swift-http-types and AHC
 /// (measured faster than the stock swift-openapi-async-http-client transport: see the
-/// benchmark). It honours ``RequestContext/deadline`` for the whole call, body included, and
-/// ``RequestContext/maxResponseBytes`` while receiving (a body over the limit is never buffered whole).
+/// benchmark). It honours ``CallContext/deadline`` for the whole call, body included, and
+/// ``CallContext/maxResponseBytes`` while receiving (a body over the limit is never buffered whole).
 ///
 /// The client is configured deliberately (see ``Settings``): a short connect timeout and no
 /// retrying a refused connection until that timeout, a pool sized for fan-out, a redirect
@@ -33,7 +33,7 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
         public var maxRedirects: Int = 10
         /// A gzip/deflate body may expand at most this many times its compressed size.
         public var maxDecompressionRatio: Int = 100
-        /// Deadline used when no ``RequestContext`` sets one.
+        /// Deadline used when no ``CallContext`` sets one.
         public var defaultTimeout: Duration = .seconds(60)
 
         /// The defaults above.
@@ -97,6 +97,9 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
     }
 
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        if CallContext.current?.streamsResponse == true {
+            return try await stream(request, body: body, baseURL: baseURL)
+        }
         let (head, buffer) = try await exchange(request, body: body, baseURL: baseURL)
         guard let buffer, buffer.readableBytes > 0 else { return (head, nil) }
         return (head, HTTPBody(ArraySlice(buffer.readableBytesView)))
@@ -110,7 +113,7 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
 
     /// One request through AsyncHTTPClient, the whole body accumulated within the context's limit.
     private func exchange(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (HTTPResponse, ByteBuffer?) {
-        let context = RequestContext.current
+        let context = CallContext.current
         var headers = HTTPHeaders()
         headers.reserveCapacity(request.headerFields.count)
         for field in request.headerFields {
@@ -159,13 +162,40 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
         } catch is ResponseAccumulator.ResponseTooBigError {
             throw NetworkError.responseTooLarge(limit: limit)
         }
+        return (Self.head(response.status, response.headers), response.body)
+    }
+
+    /// One request whose body is handed back as it arrives (``CallContext/streamsResponse``):
+    /// AsyncHTTPClient's async API, with the deadline bounding only the wait for the head.
+    /// Cancelling the task that reads the body, or dropping the body, cancels the request and
+    /// closes its connection.
+    private func stream(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (HTTPResponse, HTTPBody?) {
+        var outgoing = HTTPClientRequest(url: Self.join(baseURL, request.path ?? "/"))
+        outgoing.method = .init(rawValue: request.method.rawValue)
+        for field in request.headerFields {
+            outgoing.headers.add(name: field.name.rawName, value: field.value)
+        }
+        if let body {
+            let length: HTTPClientRequest.Body.Length
+            if case .known(let count) = body.length { length = .known(count) } else { length = .unknown }
+            outgoing.body = .stream(body.map { ByteBuffer(bytes: $0) }, length: length)
+        }
+        let deadline = CallContext.current?.deadline ?? (ContinuousClock.now + defaultTimeout)
+        let remaining = max(.zero, ContinuousClock.now.duration(to: deadline))
+        let response = try await client.execute(outgoing, deadline: .now() + TimeAmount(remaining), logger: nil)
+        let length = response.headers.first(name: "content-length").flatMap(Int64.init).map(HTTPBody.Length.known) ?? .unknown
+        let bytes = HTTPBody(response.body.map { ArraySlice($0.readableBytesView) }, length: length, iterationBehavior: .single)
+        return (Self.head(response.status, response.headers), bytes)
+    }
+
+    /// AsyncHTTPClient's status and headers as swift-http-types' response head.
+    private static func head(_ status: HTTPResponseStatus, _ headers: HTTPHeaders) -> HTTPResponse {
         var fields = HTTPFields()
-        fields.reserveCapacity(response.headers.count)
-        for (name, value) in response.headers {
+        fields.reserveCapacity(headers.count)
+        for (name, value) in headers {
             if let fieldName = HTTPField.Name(name) { fields.append(HTTPField(name: fieldName, value: value)) }
         }
-        let head = HTTPResponse(status: .init(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase), headerFields: fields)
-        return (head, response.body)
+        return HTTPResponse(status: .init(code: Int(status.code), reasonPhrase: status.reasonPhrase), headerFields: fields)
     }
 
     /// Small known-length bodies go as one buffer; others are streamed chunk by chunk.

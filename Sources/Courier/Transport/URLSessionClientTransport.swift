@@ -9,7 +9,7 @@ import FoundationNetworking
 /// A `ClientTransport` over Foundation's `URLSession` — the Apple-platform default; on Linux it
 /// works through FoundationNetworking (libcurl), which buffers whole bodies.
 ///
-/// It honours ``RequestContext/deadline`` through the request's timeout interval.
+/// It honours ``CallContext/deadline`` through the request's timeout interval.
 public final class URLSessionClientTransport: ClientTransport, BufferingTransport, DeadlineAwareTransport, Sendable {
     /// A transport over a session with an ephemeral configuration.
     public static let shared = URLSessionClientTransport(session: URLSession(configuration: .ephemeral))
@@ -39,7 +39,7 @@ public final class URLSessionClientTransport: ClientTransport, BufferingTranspor
         for field in request.headerFields {
             urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
         }
-        if let deadline = RequestContext.current?.deadline {
+        if let deadline = CallContext.current?.deadline {
             let remaining = ContinuousClock.now.duration(to: deadline)
             let (seconds, attoseconds) = remaining.components
             urlRequest.timeoutInterval = max(0.001, Double(seconds) + Double(attoseconds) / 1e18)

@@ -11,7 +11,7 @@ func withSandbox<T>(_ body: (RunningSandbox, NetworkClient) async throws -> T) a
 struct SandboxGet: Endpoint {
     var baseURL: URL
     var path: String
-    var query: Parameters = [:]
+    var query: RequestParameters = [:]
 
     var method: HTTPMethod { .get }
     var task: HTTPTask { query.isEmpty ? .requestPlain : .requestParameters(query, encoding: .url) }

@@ -1,0 +1,26 @@
+import Foundation
+
+/// An access token sent as `Authorization: Bearer …`, with its expiry when known. Its
+/// `description` never shows the value.
+public struct BearerToken: Sendable, Equatable, CustomStringConvertible {
+    /// The token itself.
+    public var value: String
+    /// When it stops working; nil when unknown.
+    public var expiresAt: Date?
+
+    /// Creates a token.
+    public init(_ value: String, expiresAt: Date? = nil) {
+        self.value = value
+        self.expiresAt = expiresAt
+    }
+
+    /// Whether it expires within `margin` from now.
+    public func expires(within margin: Duration) -> Bool {
+        guard let expiresAt else { return false }
+        return expiresAt.timeIntervalSinceNow <= Double(margin.components.seconds)
+    }
+
+    public var description: String {
+        "BearerToken(<redacted>, expiresAt: \(expiresAt.map { "\($0)" } ?? "nil"))"
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import HTTPTypes
+import Logging
+import OpenAPIRuntime
+
+/// Sends `Authorization: Bearer <token>` and keeps the token fresh: refreshes it shortly before
+/// it expires, and on a 401 refreshes once and replays the call. However many calls are
+/// refused at once, one refresh runs; if it throws, every one of them ends in
+/// ``NetworkError/unauthorized(_:)``; if it returns nil (nothing to refresh with), the server's
+/// 401 answer stands. A call refreshes at most once, so a replay that is refused again is
+/// answered as is (no refresh loop).
+///
+/// ```swift
+/// let auth = BearerTokenMiddleware(origin: server) {
+///     await store.accessToken                       // your token store
+/// } refresh: { rejected in
+///     try await store.refresh()                     // e.g. POST /auth/refresh with a refresh token
+/// }
+/// let client = NetworkClient(configuration: .init(middlewares: [auth, RetryMiddleware()]))
+/// ```
+///
+/// Which calls get the token: an endpoint says so with ``CallTraits/authorization`` (`.bearer`
+/// always, `.none` never — the login and refresh calls themselves); otherwise (`.automatic`, and
+/// requests from OpenAPI-generated clients) those to ``origin``, or every call when it is nil.
+/// A request that already has an `Authorization` field is left alone.
+public struct BearerTokenMiddleware: ClientMiddleware {
+    /// Calls to other origins (scheme, host, port) do not get the token automatically.
+    public var origin: URL?
+    /// A token expiring within this margin is refreshed before the call.
+    public var refreshMargin: Duration
+    /// Where refreshes and their failures are logged (never the token).
+    public var logger: Logger
+    private let token: @Sendable () async -> BearerToken?
+    private let refresher: TokenRefresher?
+
+    /// A middleware that reads the current token from `token` and gets a new one from `refresh`
+    /// (nil: no refreshing; a 401 is handed back). `refresh` receives the token that was refused
+    /// (or is expiring) and returns the new one (it should also store it, so `token` returns it
+    /// next), or nil or an error when it cannot.
+    public init(
+        origin: URL? = nil,
+        refreshMargin: Duration = .seconds(30),
+        logger: Logger = Logger(label: "courier.auth"),
+        token: @escaping @Sendable () async -> BearerToken?,
+        refresh: (@Sendable (_ rejected: BearerToken?) async throws -> BearerToken?)? = nil
+    ) {
+        self.origin = origin
+        self.refreshMargin = refreshMargin
+        self.logger = logger
+        self.token = token
+        self.refresher = refresh.map { TokenRefresher(current: token, refresh: $0) }
+    }
+
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        baseURL: URL,
+        operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard request.headerFields[.authorization] == nil, wantsToken(baseURL) else {
+            return try await next(request, body, baseURL)
+        }
+        var token = await self.token()
+        // One refresh per call at most: ahead of expiry, or after a 401 — never both, never a loop.
+        var refreshed = false
+        if let current = token, current.expires(within: refreshMargin), let refresher {
+            refreshed = true
+            do {
+                if let fresh = try await refresher.replacement(for: current, margin: refreshMargin) { token = fresh }
+            } catch {
+                // Send the old token anyway: the server has the last word (and the clock may be off).
+                if Task.isCancelled { throw CancellationError() }
+                logger.notice("token refresh before expiry failed", metadata: ["operation": "\(operationID)", "error": "\(NetworkError(error).caseName)"])
+            }
+        }
+        guard let sent = token else { return try await next(request, body, baseURL) }
+        let (body, replayable) = try await ReplayableBody.make(body)
+        let (response, responseBody) = try await next(Self.authorized(request, sent), body, baseURL)
+        guard response.status.code == 401, !refreshed, replayable, let refresher else { return (response, responseBody) }
+        let fresh: BearerToken?
+        do {
+            fresh = try await refresher.replacement(for: sent, margin: refreshMargin)
+        } catch {
+            if Task.isCancelled { throw CancellationError() }
+            logger.notice("token refresh failed", metadata: ["operation": "\(operationID)", "error": "\(NetworkError(error).caseName)"])
+            throw NetworkError.unauthorized(401)
+        }
+        // Nothing to refresh with (no refresh token): the server's own 401 answer stands.
+        guard let fresh else { return (response, responseBody) }
+        return try await next(Self.authorized(request, fresh), body, baseURL)
+    }
+
+    private func wantsToken(_ baseURL: URL) -> Bool {
+        switch CallContext.current?.traits.authorization ?? .automatic {
+        case .none: false
+        case .bearer: true
+        case .automatic: origin.map { Self.sameOrigin($0, baseURL) } ?? true
+        }
+    }
+
+    private static func authorized(_ request: HTTPRequest, _ token: BearerToken) -> HTTPRequest {
+        var request = request
+        request.headerFields[.authorization] = "Bearer \(token.value)"
+        return request
+    }
+
+    /// Same scheme, host and port.
+    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+        a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
+            && (a.port ?? defaultPort(a)) == (b.port ?? defaultPort(b))
+    }
+
+    private static func defaultPort(_ url: URL) -> Int? {
+        switch url.scheme?.lowercased() {
+        case "http": 80
+        case "https": 443
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import HTTPTypes
+import Logging
+import OpenAPIRuntime
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Tries a call again when the failure is likely to pass: a refused, dropped or timed-out
+/// connection, or 429/502/503/504 — with exponential backoff and full jitter, honouring
+/// `Retry-After` (seconds or an HTTP date), within a ``RetryBudget`` shared by the client.
+///
+/// ```swift
+/// let client = NetworkClient(configuration: .init(middlewares: [
+///     RetryMiddleware(policy: RetryPolicy(maxAttempts: 4)),
+///     LoggingMiddleware(logger: logger),
+/// ]))
+/// ```
+///
+/// It never retries a non-idempotent call (POST, PATCH) unless the request carries an
+/// `Idempotency-Key` header or its endpoint says it is idempotent (``CallTraits/idempotent``);
+/// never after cancellation; and never when the wait plus another attempt as long as the last
+/// would end after the call's deadline. The body is replayed (buffered first when it can only
+/// be read once). Each retry is logged at `.notice`, secrets redacted, with its reason and delay.
+public struct RetryMiddleware: ClientMiddleware {
+    /// When to retry and how long to wait.
+    public var policy: RetryPolicy
+    /// The budget retries are taken from; nil retries without limit (per call, up to
+    /// ``RetryPolicy/maxAttempts``).
+    public let budget: RetryBudget?
+    /// Where retries are logged.
+    public var logger: Logger
+    private let sleep: @Sendable (Duration) async throws -> Void
+    private let random: @Sendable () -> Double
+
+    /// A middleware with `policy` and its own `budget`; `clock` and `random` (0..<1) are
+    /// injectable so tests can run backoffs instantly and predictably.
+    public init(
+        policy: RetryPolicy = RetryPolicy(),
+        budget: RetryBudget? = RetryBudget(),
+        logger: Logger = Logger(label: "courier.retry"),
+        clock: some Clock<Duration> = ContinuousClock(),
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
+        self.policy = policy
+        self.budget = budget
+        self.logger = logger
+        self.sleep = { try await clock.sleep(for: $0) }
+        self.random = random
+    }
+
+    /// `Idempotency-Key`: a request carrying it may be retried whatever its method.
+    public static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        baseURL: URL,
+        operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let context = CallContext.current
+        let traits = context?.traits ?? CallTraits()
+        let retriable = traits.isIdempotent(request.method) || request.headerFields[Self.idempotencyKey] != nil
+        guard retriable, policy.maxAttempts > 1 else { return try await next(request, body, baseURL) }
+        let (body, replayable) = try await ReplayableBody.make(body)
+        guard replayable else { return try await next(request, body, baseURL) }
+        var attempt = 1
+        while true {
+            let started = ContinuousClock.now
+            let outcome: Result<(HTTPResponse, HTTPBody?), any Error>
+            do {
+                outcome = .success(try await next(request, body, baseURL))
+            } catch {
+                outcome = .failure(error)
+            }
+            guard let failure = classify(outcome) else {
+                if case .success = outcome { budget?.recordSuccess() }
+                return try outcome.get()
+            }
+            budget?.recordFailure()
+            let delay: Duration
+            switch decide(failure, attempt: attempt, attemptTook: ContinuousClock.now - started, deadline: context?.deadline) {
+            case .giveUp(let why):
+                if let why { log(request, baseURL, context, "not retrying: \(why)", failure, attempt: attempt) }
+                return try outcome.get()
+            case .wait(let wait):
+                delay = wait
+            }
+            log(request, baseURL, context, "retrying", failure, attempt: attempt, delay: delay)
+            try await sleep(delay)
+            attempt += 1
+        }
+    }
+
+    /// Why an attempt failed in a way worth retrying.
+    private struct Failure {
+        let reason: String
+        let retryAfter: Double?
+    }
+
+    /// nil when the outcome is final (a success, a non-retryable status or error, cancellation).
+    private func classify(_ outcome: Result<(HTTPResponse, HTTPBody?), any Error>) -> Failure? {
+        switch outcome {
+        case .success(let (response, _)):
+            guard policy.retryableStatuses.contains(response.status.code) else { return nil }
+            return Failure(reason: "status \(response.status.code)", retryAfter: response.retryAfterSeconds)
+        case .failure(let error):
+            guard !Task.isCancelled, case .networkError(let urlError) = NetworkError(error),
+                policy.retryableErrors.contains(urlError.code)
+            else { return nil }
+            return Failure(reason: "\(NetworkError.networkError(urlError).logDescription)", retryAfter: nil)
+        }
+    }
+
+    private enum Decision {
+        case wait(Duration)
+        /// Stop; the reason is logged when there is one worth telling.
+        case giveUp(String?)
+    }
+
+    private func decide(_ failure: Failure, attempt: Int, attemptTook: Duration, deadline: ContinuousClock.Instant?) -> Decision {
+        if attempt >= policy.maxAttempts { return .giveUp("\(attempt) attempts made") }
+        if Task.isCancelled { return .giveUp(nil) }
+        if let budget, !budget.allowsRetry { return .giveUp("retry budget exhausted") }
+        var delay = policy.backoff(retry: attempt, random: random())
+        if let seconds = failure.retryAfter {
+            let asked = Duration.milliseconds(Int64((seconds * 1000).rounded(.up)))
+            if asked > policy.maxRetryAfter { return .giveUp("Retry-After \(Int(seconds)) s is over the limit") }
+            delay = asked
+        }
+        if let deadline, ContinuousClock.now + delay + attemptTook > deadline {
+            return .giveUp("another attempt would end after the call's deadline")
+        }
+        return .wait(delay)
+    }
+
+    private func log(
+        _ request: HTTPRequest, _ baseURL: URL, _ context: CallContext?, _ message: String, _ failure: Failure,
+        attempt: Int, delay: Duration? = nil
+    ) {
+        let redactor = Redactor(secrets: context?.secrets ?? [])
+        var metadata: Logger.Metadata = [
+            "attempt": "\(attempt)",
+            "reason": "\(redactor.text(failure.reason))",
+            "url": "\(redactor.url(HTTPClientTransport.join(baseURL, request.path ?? "/")))",
+        ]
+        if let delay { metadata["delayMs"] = "\(delay.milliseconds)" }
+        logger.notice("\(message) \(request.method.rawValue)", metadata: metadata)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import HTTPTypes
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// When ``RetryMiddleware`` tries a call again, and how long it waits.
+///
+/// The defaults follow AWS's "standard" retry mode: 3 attempts in all, exponential backoff with
+/// full jitter (a random wait between zero and `baseDelay × 2ⁿ⁻¹`, at most `maxDelay`), so that
+/// many clients failing together do not come back together.
+public struct RetryPolicy: Sendable {
+    /// Attempts in all, the first included (3: one call, two retries).
+    public var maxAttempts: Int
+    /// The backoff's scale: the n-th retry waits a random time below `baseDelay × 2ⁿ⁻¹`.
+    public var baseDelay: Duration
+    /// No backoff is longer than this.
+    public var maxDelay: Duration
+    /// A `Retry-After` longer than this is not waited for: the answer is handed back instead.
+    public var maxRetryAfter: Duration
+    /// Statuses worth another attempt (the server is overloaded or a gateway failed).
+    public var retryableStatuses: Set<Int>
+    /// Transport failures worth another attempt (the connection failed, dropped or timed out).
+    public var retryableErrors: Set<URLError.Code>
+
+    /// A policy; every parameter has the default described above.
+    public init(
+        maxAttempts: Int = 3,
+        baseDelay: Duration = .milliseconds(500),
+        maxDelay: Duration = .seconds(20),
+        maxRetryAfter: Duration = .seconds(60),
+        retryableStatuses: Set<Int> = [429, 502, 503, 504],
+        retryableErrors: Set<URLError.Code> = RetryPolicy.transientErrors
+    ) {
+        self.maxAttempts = maxAttempts
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+        self.maxRetryAfter = maxRetryAfter
+        self.retryableStatuses = retryableStatuses
+        self.retryableErrors = retryableErrors
+    }
+
+    /// Refused, reset or dropped connections, timeouts, no network, name lookup failures.
+    public static let transientErrors: Set<URLError.Code> = [
+        .cannotConnectToHost, .networkConnectionLost, .timedOut, .notConnectedToInternet,
+        .cannotFindHost, .dnsLookupFailed,
+    ]
+
+    /// The wait before retry number `retry` (1 for the first), with `random` in 0..<1.
+    public func backoff(retry: Int, random: Double) -> Duration {
+        let exponent = min(max(retry - 1, 0), 30)
+        let ceiling = min(maxDelay, baseDelay * (1 << exponent))
+        return ceiling * min(max(random, 0), 1)
+    }
+}

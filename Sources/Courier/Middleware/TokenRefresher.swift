@@ -1,0 +1,31 @@
+/// Runs at most one refresh per rejected token, however many calls ask for it at once.
+///
+/// Calls that were refused with the same token share one refresh; a call that arrives after
+/// the refresh finished finds that the current token is no longer the one it was refused with
+/// and uses the current one without refreshing again.
+actor TokenRefresher {
+    private let current: @Sendable () async -> BearerToken?
+    private let refresh: @Sendable (BearerToken?) async throws -> BearerToken?
+    private var flights: [String: Task<BearerToken?, any Error>] = [:]
+
+    init(current: @escaping @Sendable () async -> BearerToken?, refresh: @escaping @Sendable (BearerToken?) async throws -> BearerToken?) {
+        self.current = current
+        self.refresh = refresh
+    }
+
+    /// A token to use instead of `rejected` (nil: the caller had none), refreshing only when
+    /// the current token is still `rejected` (or expires within `margin`).
+    func replacement(for rejected: BearerToken?, margin: Duration) async throws -> BearerToken? {
+        let key = rejected?.value ?? ""
+        if let flight = flights[key] { return try await flight.value }
+        let current = self.current
+        let refresh = self.refresh
+        let flight = Task { () async throws -> BearerToken? in
+            if let now = await current(), now.value != rejected?.value, !now.expires(within: margin) { return now }
+            return try await refresh(rejected)
+        }
+        flights[key] = flight
+        defer { flights[key] = nil }
+        return try await flight.value
+    }
+}
