@@ -40,6 +40,10 @@ struct TestEndpoint: Endpoint {
     var timeout: Duration? = nil
     var secrets: [String] = []
     var segments: [String]? = nil
+    var decoding: any ResponseDecoding = .json
+    var traits: CallTraits = CallTraits()
+
+    var responseDecoding: any ResponseDecoding { decoding }
 
     var pathSegments: [String] {
         segments ?? path.split(separator: "/").map(String.init)
