@@ -2,6 +2,7 @@ import ArgumentParser
 import Courier
 import Foundation
 import HTTPTypes
+import Logging
 
 /// `courier request METHOD URL`: send one request and show the answer or the error, explained.
 struct RequestCommand: AsyncParsableCommand {
@@ -10,9 +11,14 @@ struct RequestCommand: AsyncParsableCommand {
         abstract: "Send one HTTP request through Courier and print the answer.",
         discussion: """
             Prints the body (JSON pretty-printed) on success. On failure prints the error's log \
-            line and its user message to stderr.
+            line and its user message to stderr. With --stream, prints each server-sent event as \
+            it arrives, one compact JSON object per line ({"id":…,"event":…,"data":…}, a field \
+            absent when the event has none). With --retry N, up to N attempts (backoff with \
+            jitter, Retry-After honoured; idempotent methods only), each retry logged to stderr.
             \(ExitCodes.help)
             Example: courier request GET 'http://127.0.0.1:8080/echo?q=서울' --query 'tag=a&b'
+            Example: courier request GET 'http://127.0.0.1:8080/sse/events?count=3' --stream
+            Example: courier request GET 'http://127.0.0.1:8080/flaky/demo?failures=2' --retry 3
             """
     )
 
@@ -21,10 +27,12 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(name: .long, help: "A header 'Name: value' (repeatable).") var header: [String] = []
     @Option(name: .long, help: "A query item name=value, encoded for you (repeatable).") var query: [String] = []
     @Option(name: .long, help: "A JSON body.") var json: String?
-    @Option(name: .long, help: "Seconds before giving up (default 30).") var timeout: Double = 30
+    @Option(name: .long, help: "Seconds before giving up (default 30); with --stream, seconds of silence.") var timeout: Double = 30
     @Flag(name: .long, help: "Also print the request and response lines and headers (secrets redacted).") var verbose = false
     @Flag(name: .long, help: "Allow plain http:// to a non-loopback host.") var allowInsecure = false
     @Option(name: .long, help: "Transport: ahc (AsyncHTTPClient, default) or urlsession.") var transport: String = "ahc"
+    @Option(name: .long, help: "Attempts in all, through the retry middleware (e.g. 3); default 1.") var retry: Int = 1
+    @Flag(name: .long, help: "Read the answer as server-sent events; print each as a JSON line as it arrives.") var stream = false
 
     func run() async throws {
         var headers: [String: String] = [:]
@@ -40,6 +48,7 @@ struct RequestCommand: AsyncParsableCommand {
             extraQuery.append((String(item[..<equals]), String(item[item.index(after: equals)...])))
         }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        guard (1...10).contains(retry) else { throw ValidationError("--retry must be 1…10 attempts") }
         let endpoint: AdHocEndpoint
         do {
             endpoint = try AdHocEndpoint(method: method, url: url, headers: headers, extraQuery: extraQuery, json: json, timeout: .milliseconds(Int(timeout * 1000)))
@@ -48,14 +57,21 @@ struct RequestCommand: AsyncParsableCommand {
         }
         var configuration = NetworkClient.Configuration(transport: transport == "urlsession" ? URLSessionClientTransport.shared : HTTPClientTransport.shared)
         if allowInsecure, let host = endpoint.baseURL.host { configuration.insecureHostsAllowed.insert(host.lowercased()) }
+        if retry > 1 {
+            configuration.middlewares.append(RetryMiddleware(policy: RetryPolicy(maxAttempts: retry), logger: Self.stderrLogger("courier.retry")))
+        }
         let client = NetworkClient(configuration: configuration)
         let redactor = Redactor()
         do {
-            let response = try await client.response(endpoint.accepting(.acceptAll))
-            if verbose { Terminal.error(VerboseLines.exchange(response, baseURL: endpoint.baseURL, redactor: redactor)) }
-            if let error = StatusMapping.standard.error(for: response.head, body: response.body) {
-                throw error
+            if stream {
+                for try await event in client.events(endpoint, options: EventStreamOptions(idleTimeout: .milliseconds(Int(timeout * 1000)))) {
+                    Terminal.output(EventLine.render(event))
+                }
+                return
             }
+            let response = try await client.answer(endpoint)
+            if verbose { Terminal.error(VerboseLines.exchange(response, baseURL: endpoint.baseURL, redactor: redactor)) }
+            if let error = response.statusError { throw error }
             Terminal.output(BodyPrinter.render(response.body, contentType: response.headers[.contentType]))
         } catch let error as NetworkError {
             if verbose { Terminal.error("> \(endpoint.method.rawValue) \(redactor.url(endpoint.baseURL.absoluteString + endpoint.path))") }
@@ -64,23 +80,28 @@ struct RequestCommand: AsyncParsableCommand {
             throw ExitCode(ExitCodes.code(for: error.family))
         }
     }
+
+    /// A logger writing `.notice` and up to stderr (the retry lines).
+    static func stderrLogger(_ label: String) -> Logger {
+        var logger = Logger(label: label) { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = .notice
+        return logger
+    }
 }
 
-extension Endpoint {
-    /// This endpoint with another status mapping (the CLI prints error bodies too).
-    func accepting(_ mapping: StatusMapping) -> some Endpoint { RemappedEndpoint(base: self, statusMapping: mapping) }
-}
+/// `{"id":…,"event":…,"data":…}` with the fields an event has, in that order.
+enum EventLine {
+    static func render(_ event: ServerEvent) -> String {
+        var fields: [String] = []
+        if let id = event.id { fields.append("\"id\":" + quoted(id)) }
+        if let type = event.event { fields.append("\"event\":" + quoted(type)) }
+        fields.append("\"data\":" + quoted(event.data))
+        return "{" + fields.joined(separator: ",") + "}"
+    }
 
-/// An endpoint with its status mapping replaced.
-struct RemappedEndpoint<Base: Endpoint>: Endpoint {
-    let base: Base
-    let statusMapping: StatusMapping
-    var baseURL: URL { base.baseURL }
-    var path: String { base.path }
-    var pathSegments: [String] { base.pathSegments }
-    var method: HTTPMethod { base.method }
-    var task: HTTPTask { base.task }
-    var headers: [String: String]? { base.headers }
-    var timeout: Duration? { base.timeout }
-    var secrets: [String] { base.secrets }
+    private static func quoted(_ text: String) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return (try? encoder.encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+    }
 }
