@@ -67,6 +67,7 @@ let package = Package(
             dependencies: ["Courier", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
+        .target(name: "CourierTestSupport", dependencies: [], path: "Tests/CourierTestSupport", swiftSettings: strict),
         .target(name: "AccountsAPI", dependencies: ["Courier"], swiftSettings: strict),
         .target(
             name: "CourierSandbox",
@@ -129,7 +130,7 @@ let package = Package(
         .testTarget(
             name: "CourierTests",
             dependencies: [
-                "Courier", "CourierSandbox", "CourierTesting",
+                "Courier", "CourierSandbox", "CourierTesting", "CourierTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -139,7 +140,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "CourierLLMTests", dependencies: ["CourierLLM", "Courier", "CourierSandbox"], resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "CourierConcurrencyTests", dependencies: ["CourierConcurrency", "Courier", "CourierSandbox"], swiftSettings: strict),
+        .testTarget(name: "CourierConcurrencyTests", dependencies: ["CourierConcurrency", "Courier", "CourierSandbox", "CourierTestSupport"], swiftSettings: strict),
         .testTarget(name: "CourierCombineTests", dependencies: ["CourierCombine", "Courier", "CourierSandbox"], swiftSettings: strict),
         .testTarget(name: "AccountsAPITests", dependencies: ["AccountsAPI", "Courier", "CourierSandbox", "CourierTesting"], swiftSettings: strict),
     ]

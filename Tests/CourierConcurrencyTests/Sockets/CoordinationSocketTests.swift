@@ -1,5 +1,6 @@
 import Courier
 import CourierSandbox
+import CourierTestSupport
 import Testing
 @testable import CourierConcurrency
 

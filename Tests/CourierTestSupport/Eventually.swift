@@ -1,8 +1,10 @@
 import Testing
 
+// Shared by every test target (see Package.swift): polling, recording and gauges for assertions.
+
 /// Waits (in real time, up to `timeout`) until `condition` holds; records an issue otherwise.
 @discardableResult
-func eventually(
+public func eventually(
     timeout: Duration = .seconds(10),
     _ comment: Comment? = nil,
     sourceLocation: SourceLocation = #_sourceLocation,
@@ -20,24 +22,28 @@ func eventually(
 }
 
 /// An actor-protected list of things that happened, for assertions.
-actor Recorder<Entry: Sendable> {
-    private(set) var entries: [Entry] = []
+public actor Recorder<Entry: Sendable> {
+    public private(set) var entries: [Entry] = []
 
-    func append(_ entry: Entry) { entries.append(entry) }
-    var count: Int { entries.count }
+    public init() {}
+
+    public func append(_ entry: Entry) { entries.append(entry) }
+    public var count: Int { entries.count }
 }
 
 /// Counts concurrent operations and remembers the highest count.
-actor ConcurrencyGauge {
-    private(set) var current = 0
-    private(set) var highest = 0
-    private(set) var total = 0
+public actor ConcurrencyGauge {
+    public private(set) var current = 0
+    public private(set) var highest = 0
+    public private(set) var total = 0
 
-    func enter() {
+    public init() {}
+
+    public func enter() {
         current += 1
         total += 1
         highest = max(highest, current)
     }
 
-    func leave() { current -= 1 }
+    public func leave() { current -= 1 }
 }
