@@ -116,15 +116,38 @@ struct AccountsFlowTests {
         await sandbox.finish()
     }
 
-    @Test("a 401 to a call that carried the saved token forgets the login")
-    func expiredTokenForgetsSession() async throws {
+    @Test("an expired token is refreshed by itself: the call succeeds and the new tokens are kept")
+    func expiredTokenRefreshes() async throws {
         let sandbox = try await AccountsSandbox.start { $0.tokenLifetime = .seconds(1) }
+        let name = uniqueName()
+        try await sandbox.register(name)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-refresh-\(UUID().uuidString)")
+        let file = CredentialsFile(url: folder.appendingPathComponent("credentials.json"))
+        let accounts = sandbox.accounts(credentials: file)
+        let login = try await accounts.login(username: name, password: "Passw0rd!")
+        let firstToken = try #require(login.token)
+        #expect(login.refreshToken != nil)
+        try await Task.sleep(for: .milliseconds(1200))
+        #expect(try await accounts.user().username == name)
+        let saved = try #require(try file.session(for: sandbox.baseURL))
+        #expect(saved.hasToken && saved.canRefresh)
+        #expect(try String(contentsOf: file.url, encoding: .utf8).contains(firstToken) == false, "the refreshed token replaced the old one")
+        try? FileManager.default.removeItem(at: folder)
+        await sandbox.finish()
+    }
+
+    @Test("a login that can no longer be refreshed is forgotten after the 401")
+    func deadLoginForgetsSession() async throws {
+        let sandbox = try await AccountsSandbox.start {
+            $0.tokenLifetime = .seconds(1)
+            $0.refreshTokenLifetime = .seconds(1)
+        }
         let name = uniqueName()
         try await sandbox.register(name)
         let accounts = sandbox.accounts()
         try await accounts.login(username: name, password: "Passw0rd!")
         try await Task.sleep(for: .milliseconds(1200))
-        await #expect(throws: AccountsError.server(status: 401, code: "UNAUTHORIZED", message: "토큰이 만료되었습니다. 다시 로그인하세요", error: .unauthorized(401))) {
+        await #expect(throws: AccountsError.network(.unauthorized(401))) {
             try await accounts.user()
         }
         #expect(await accounts.session == nil)
