@@ -105,6 +105,17 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "ResilienceBenchmark",
+            dependencies: [
+                "Courier", "CourierSandbox",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Benchmarks/ResilienceBenchmark",
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "LLMBenchmark",
             dependencies: ["CourierLLM"],
             path: "Benchmarks/LLMBenchmark",
