@@ -67,7 +67,16 @@ let package = Package(
             dependencies: ["Courier", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        .target(name: "CourierTestSupport", dependencies: [], path: "Tests/CourierTestSupport", swiftSettings: strict),
+        .target(
+            name: "CourierTestSupport",
+            dependencies: [
+                "Courier", "CourierSandbox",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
+            path: "Tests/CourierTestSupport",
+            swiftSettings: strict
+        ),
         .target(name: "AccountsAPI", dependencies: ["Courier"], swiftSettings: strict),
         .target(
             name: "CourierSandbox",
@@ -150,9 +159,9 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "CourierLLMTests", dependencies: ["CourierLLM", "Courier", "CourierSandbox"], resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(name: "CourierLLMTests", dependencies: ["CourierTestSupport", "CourierLLM", "Courier", "CourierSandbox"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "CourierConcurrencyTests", dependencies: ["CourierConcurrency", "Courier", "CourierSandbox", "CourierTestSupport"], swiftSettings: strict),
-        .testTarget(name: "CourierCombineTests", dependencies: ["CourierCombine", "Courier", "CourierSandbox"], swiftSettings: strict),
-        .testTarget(name: "AccountsAPITests", dependencies: ["AccountsAPI", "Courier", "CourierSandbox", "CourierTesting"], swiftSettings: strict),
+        .testTarget(name: "CourierCombineTests", dependencies: ["CourierTestSupport", "CourierCombine", "Courier", "CourierSandbox"], swiftSettings: strict),
+        .testTarget(name: "AccountsAPITests", dependencies: ["CourierTestSupport", "AccountsAPI", "Courier", "CourierSandbox", "CourierTesting"], swiftSettings: strict),
     ]
 )

@@ -1,5 +1,6 @@
 import AccountsAPI
 import Courier
+import CourierTestSupport
 import CourierTesting
 import Foundation
 import HTTPTypes
@@ -53,7 +54,9 @@ struct AccountsSandbox {
 
     /// Sends anything and returns the raw answer, whatever its status.
     func raw(_ method: HTTPRequest.Method, _ path: String, json: String? = nil, headers: [String: String] = [:]) async throws -> RawAnswer {
-        let endpoint = RawEndpoint(baseURL: baseURL, path: path, method: method, body: json.map { Data($0.utf8) }, extraHeaders: headers)
+        let body = json.map { HTTPTask.requestData(Data($0.utf8), contentType: headers["Content-Type"] ?? "application/json") }
+        let endpoint = TestEndpoint(baseURL: baseURL, path: path, method: method, task: body ?? .requestPlain,
+                                    headers: headers.filter { $0.key != "Content-Type" }, statusMapping: .acceptAll)
         let response = try await client.response(endpoint)
         return RawAnswer(response: response)
     }
@@ -98,19 +101,6 @@ struct RawAnswer {
     var dataIsNull: Bool { json["data"] is NSNull }
     var hasAllWrapperKeys: Bool { ["success", "code", "message", "data"].allSatisfy { json[$0] != nil } }
     func header(_ name: String) -> String? { HTTPField.Name(name).flatMap { response.headers[$0] } }
-}
-
-/// Any request, every status accepted.
-struct RawEndpoint: Endpoint {
-    var baseURL: URL
-    var path: String
-    var method: HTTPMethod
-    var body: Data?
-    var extraHeaders: [String: String]
-
-    var task: HTTPTask { body.map { .requestData($0, contentType: extraHeaders["Content-Type"] ?? "application/json") } ?? .requestPlain }
-    var headers: [String: String]? { extraHeaders.filter { $0.key != "Content-Type" } }
-    var statusMapping: StatusMapping { .acceptAll }
 }
 
 /// A unique username for this run.

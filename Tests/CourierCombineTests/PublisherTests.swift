@@ -1,4 +1,5 @@
 import Courier
+import CourierTestSupport
 import CourierCombine
 import CourierSandbox
 import Foundation

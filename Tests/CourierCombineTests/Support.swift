@@ -1,5 +1,4 @@
 import Courier
-import CourierSandbox
 import Foundation
 import Synchronization
 import Testing
@@ -8,32 +7,6 @@ import Combine
 #else
 import OpenCombine
 #endif
-
-/// Runs `body` against a fresh sandbox (its own probe counters) on an ephemeral loopback port.
-func withSandbox<T>(_ body: (RunningSandbox, NetworkClient) async throws -> T) async throws -> T {
-    try await SandboxServer.withRunning { try await body($0, NetworkClient()) }
-}
-
-/// Any GET against the sandbox.
-struct SandboxGet: Endpoint {
-    var baseURL: URL
-    var path: String
-
-    var method: HTTPMethod { .get }
-    var task: HTTPTask { .requestPlain }
-}
-
-struct Delayed: Decodable, Sendable, Equatable {
-    var delayedMs: Int
-}
-
-extension RunningSandbox {
-    func get(_ path: String) -> SandboxGet { SandboxGet(baseURL: baseURL, path: path) }
-
-    func stats(_ client: NetworkClient) async throws -> ProbeStats {
-        try await client.request(get("/probe/stats"), as: ProbeStats.self)
-    }
-}
 
 /// What a subscription received, collected from whatever thread Combine calls on.
 final class Received<Output: Sendable>: Sendable {
@@ -61,21 +34,6 @@ func collect<T: Sendable>(_ publisher: AnyPublisher<T, NetworkError>) async -> (
     }
     withExtendedLifetime(cancellable) {}
     return (received.values, received.completion ?? .finished)
-}
-
-/// Waits (in real time, up to `timeout`) until `condition` holds; records an issue otherwise.
-func eventually(
-    timeout: Duration = .seconds(10),
-    sourceLocation: SourceLocation = #_sourceLocation,
-    _ condition: @Sendable () async -> Bool
-) async {
-    let end = ContinuousClock.now + timeout
-    while ContinuousClock.now < end {
-        if await condition() { return }
-        try? await Task.sleep(for: .milliseconds(2))
-    }
-    if await condition() { return }
-    Issue.record("condition not met within \(timeout)", sourceLocation: sourceLocation)
 }
 
 extension Subscribers.Completion where Failure == NetworkError {

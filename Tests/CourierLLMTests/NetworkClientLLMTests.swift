@@ -1,5 +1,6 @@
 import Courier
 import CourierLLM
+import CourierTestSupport
 import CourierSandbox
 import Foundation
 import Testing
@@ -8,13 +9,11 @@ import Testing
 /// server: the sandbox's echo route returns the answer we send inside its `body` field.
 @Suite("NetworkClient + CourierLLM")
 struct NetworkClientLLMTests {
-    struct AnswerEndpoint: Endpoint {
-        var baseURL: URL
-        var answer: String
-        var path: String { "/echo" }
-        var method: HTTPMethod { .post }
-        var task: HTTPTask { .requestData(Data(answer.utf8), contentType: "text/plain; charset=utf-8") }
-        var responseDecoding: any ResponseDecoding { LLMResponseDecoding(keyPath: ["body"]) }
+    /// The sandbox's echo of `answer`, decoded from its `body` field as an LLM answer.
+    func answerEndpoint(baseURL: URL, answer: String) -> TestEndpoint {
+        TestEndpoint(baseURL: baseURL, path: "/echo", method: .post,
+                     task: .requestData(Data(answer.utf8), contentType: "text/plain; charset=utf-8"),
+                     decoding: LLMResponseDecoding(keyPath: ["body"]))
     }
 
     @Test("a fenced, cited answer decodes; a refusal becomes modelRefusal with the model's text")
@@ -28,12 +27,12 @@ struct NetworkClientLLMTests {
             ```
             참고하세요.
             """
-        let weekly = try await client.request(AnswerEndpoint(baseURL: sandbox.baseURL, answer: messy), as: CoinWeekly.self)
+        let weekly = try await client.request(answerEndpoint(baseURL: sandbox.baseURL, answer: messy), as: CoinWeekly.self)
         #expect(weekly.volumeChange == "+12%")
         #expect(weekly.reason == "ETF 승인 기대")
         let refusal = "현재 요청하신 정보를 제공하는 데 어려움이 있습니다."
         do {
-            _ = try await client.request(AnswerEndpoint(baseURL: sandbox.baseURL, answer: refusal), as: CoinWeekly.self)
+            _ = try await client.request(answerEndpoint(baseURL: sandbox.baseURL, answer: refusal), as: CoinWeekly.self)
             Issue.record("expected a refusal")
         } catch {
             #expect(error == .modelRefusal(refusal))

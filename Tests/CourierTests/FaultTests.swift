@@ -1,4 +1,5 @@
 import Courier
+import CourierTestSupport
 import Foundation
 import Testing
 #if canImport(FoundationNetworking)
@@ -20,7 +21,7 @@ struct FaultTests {
         let refusing = RefusingPort()
         let client = NetworkClient(transport: kind.make())
         let start = ContinuousClock.now
-        let error = await expectNetworkError { () throws(NetworkError) in
+        let error = await #expect(throws: NetworkError.self) {
             try await client.response(TestEndpoint(baseURL: refusing.baseURL, path: "/json"))
         }
         withExtendedLifetime(refusing) {}
@@ -38,7 +39,7 @@ struct FaultTests {
     @Test("unknown host → cannotFindHost", arguments: [TransportKind.asyncHTTPClient])
     func unknownHost(_ kind: TransportKind) async throws {
         let client = NetworkClient(transport: kind.make())
-        let error = await expectNetworkError { () throws(NetworkError) in
+        let error = await #expect(throws: NetworkError.self) {
             try await client.response(TestEndpoint(baseURL: URL(string: "https://no-such-host.invalid")!, path: "/", timeout: .seconds(5)))
         }
         guard case .networkError(let urlError) = error else {
@@ -55,7 +56,7 @@ struct FaultTests {
             let drip: RequestParameters = ["bytes": 100, "intervalMs": 50]
             for (path, query) in [("/delay/3000", RequestParameters()), ("/probe/slow/3000", [:]), ("/drip", drip)] {
                 let start = ContinuousClock.now
-                let error = await expectNetworkError { () throws(NetworkError) in
+                let error = await #expect(throws: NetworkError.self) {
                     try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: path,
                                                            task: .requestParameters(query, encoding: .url), timeout: .milliseconds(300)))
                 }
@@ -72,7 +73,7 @@ struct FaultTests {
             let response = try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/redirect/3"))
             #expect(response.statusCode == 200)
             #expect(response.text?.contains("redirected") == true)
-            let error = await expectNetworkError { () throws(NetworkError) in
+            let error = await #expect(throws: NetworkError.self) {
                 try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/redirect-loop", timeout: .seconds(10)))
             }
             #expect(error == .networkError(URLError(.httpTooManyRedirects)))
@@ -94,7 +95,7 @@ struct FaultTests {
     func gzipBomb() async throws {
         try await withSandbox { sandbox in
             let client = NetworkClient(transport: HTTPClientTransport.shared)
-            let error = await expectNetworkError { () throws(NetworkError) in
+            let error = await #expect(throws: NetworkError.self) {
                 try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/gzip-bomb/64"))
             }
             #expect(error == .networkError(URLError(.cannotDecodeContentData)) || error == .responseTooLarge(limit: 16 * 1024 * 1024))
@@ -106,7 +107,7 @@ struct FaultTests {
         try await withSandbox { sandbox in
             let client = NetworkClient(transport: kind.make())
             for path in ["/drop", "/truncated"] {
-                let error = await expectNetworkError { () throws(NetworkError) in
+                let error = await #expect(throws: NetworkError.self) {
                     try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: path))
                 }
                 #expect(error == .networkError(URLError(.networkConnectionLost)), "\(path): \(String(describing: error))")
@@ -118,12 +119,12 @@ struct FaultTests {
     func decoding(_ kind: TransportKind) async throws {
         try await withSandbox { sandbox in
             let client = NetworkClient(transport: kind.make())
-            let invalid = await expectNetworkError { () throws(NetworkError) in
+            let invalid = await #expect(throws: NetworkError.self) {
                 try await client.request(TestEndpoint(baseURL: sandbox.baseURL, path: "/invalid-json"), as: Named.self)
             }
             #expect(invalid?.caseName == "decodingError")
             #expect(invalid?.bodyExcerpt?.hasPrefix(#"{"id": 1, "name": "Courier""#) == true)
-            let wrong = await expectNetworkError { () throws(NetworkError) in
+            let wrong = await #expect(throws: NetworkError.self) {
                 try await client.request(TestEndpoint(baseURL: sandbox.baseURL, path: "/wrong-type"), as: Named.self)
             }
             #expect(wrong?.codingPathDescription == "name")
@@ -145,11 +146,11 @@ struct FaultTests {
             let fits = try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/bytes/65536"))
             #expect(fits.body.count == 65536)
             #expect(fits.body[1000] == UInt8(truncatingIfNeeded: 1000))
-            let error = await expectNetworkError { () throws(NetworkError) in
+            let error = await #expect(throws: NetworkError.self) {
                 try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/bytes/65537"))
             }
             #expect(error == .responseTooLarge(limit: 64 * 1024))
-            let big = await expectNetworkError { () throws(NetworkError) in
+            let big = await #expect(throws: NetworkError.self) {
                 try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/bytes/50000000"))
             }
             #expect(big == .responseTooLarge(limit: 64 * 1024))
@@ -161,7 +162,7 @@ struct FaultTests {
     @Test("plain http:// to a non-loopback host is refused before sending")
     func insecure() async throws {
         let client = NetworkClient()
-        let error = await expectNetworkError { () throws(NetworkError) in
+        let error = await #expect(throws: NetworkError.self) {
             try await client.response(TestEndpoint(baseURL: URL(string: "http://api.example.com")!, path: "/users"))
         }
         #expect(error == .insecureURL(host: "api.example.com"))
@@ -169,7 +170,7 @@ struct FaultTests {
         var configuration = NetworkClient.Configuration()
         configuration.insecureHostsAllowed = []
         let strict = NetworkClient(configuration: configuration)
-        let loopback = await expectNetworkError { () throws(NetworkError) in
+        let loopback = await #expect(throws: NetworkError.self) {
             try await strict.response(TestEndpoint(baseURL: URL(string: "http://127.0.0.1:9")!, path: "/"))
         }
         #expect(loopback == .insecureURL(host: "127.0.0.1"))

@@ -1,4 +1,5 @@
 import Courier
+import CourierTestSupport
 import Foundation
 import HTTPTypes
 import Testing
@@ -11,7 +12,7 @@ struct StatusMappingTests {
         try await withSandbox { sandbox in
             let client = NetworkClient(transport: kind.make())
             func status(_ code: Int, _ query: String = "") async -> NetworkError? {
-                await expectNetworkError { () throws(NetworkError) in
+                await #expect(throws: NetworkError.self) {
                     try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/status/\(code)\(query)", statusMapping: .seed))
                 }
             }
@@ -30,12 +31,12 @@ struct StatusMappingTests {
     func remoteAndUnknown(_ kind: TransportKind) async throws {
         try await withSandbox { sandbox in
             let client = NetworkClient(transport: kind.make())
-            let remote = await expectNetworkError { () throws(NetworkError) in
+            let remote = await #expect(throws: NetworkError.self) {
                 try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/status/409",
                                                        task: .requestParameters(["body": "이미 존재하는 사용자명"], encoding: .url), statusMapping: .seed))
             }
             #expect(remote == .remoteError(409, "이미 존재하는 사용자명"))
-            let unknown = await expectNetworkError { () throws(NetworkError) in
+            let unknown = await #expect(throws: NetworkError.self) {
                 try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/status/418",
                                                        task: .requestParameters(["binary": "1"], encoding: .url), statusMapping: .seed))
             }
@@ -48,7 +49,7 @@ struct StatusMappingTests {
         try await withSandbox { sandbox in
             let client = NetworkClient(transport: kind.make())
             func status(_ code: Int, _ parameters: RequestParameters = [:]) async -> NetworkError? {
-                await expectNetworkError { () throws(NetworkError) in
+                await #expect(throws: NetworkError.self) {
                     try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/status/\(code)", task: .requestParameters(parameters, encoding: .url)))
                 }
             }

@@ -1,4 +1,5 @@
 import Courier
+import CourierTestSupport
 import CourierTesting
 import Foundation
 import Logging
@@ -25,11 +26,11 @@ struct StockTransportTests {
             let client = NetworkClient(transport: transport, middlewares: [LoggingMiddleware(logger: capture.logger())])
             let story = try await client.request(TestEndpoint(baseURL: sandbox.baseURL, path: "/json"), as: Story.self)
             #expect(story.id == 8863)
-            let error = await expectNetworkError { () throws(NetworkError) in
+            let error = await #expect(throws: NetworkError.self) {
                 try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/status/404"))
             }
             #expect(error == .notFound(404))
-            let timeout = await expectNetworkError { () throws(NetworkError) in
+            let timeout = await #expect(throws: NetworkError.self) {
                 try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/delay/3000", timeout: .milliseconds(200)))
             }
             #expect(timeout == .networkError(URLError(.timedOut)))

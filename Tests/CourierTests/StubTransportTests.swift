@@ -1,4 +1,5 @@
 import Courier
+import CourierTestSupport
 import CourierTesting
 import Foundation
 import Testing
@@ -23,11 +24,11 @@ struct StubTransportTests {
         #expect(user == User(id: 1, name: "홍길동"))
         let empty = try await client.request(TestEndpoint(baseURL: base, path: "/users/1", method: .delete), as: EmptyResponse.self)
         #expect(empty == EmptyResponse())
-        let offline = await expectNetworkError { () throws(NetworkError) in
+        let offline = await #expect(throws: NetworkError.self) {
             try await client.response(TestEndpoint(baseURL: base, path: "/offline"))
         }
         #expect(offline == .networkError(URLError(.notConnectedToInternet)))
-        let missing = await expectNetworkError { () throws(NetworkError) in
+        let missing = await #expect(throws: NetworkError.self) {
             try await client.response(TestEndpoint(baseURL: base, path: "/nope"))
         }
         #expect(missing == .notFound(404))

@@ -28,7 +28,7 @@ struct CoordinationSocketTests {
         try await withSandbox { sandbox, client in
             let latest = LatestTask<Delayed>()
             // /probe/slow streams its body, so the server notices when the client goes away.
-            let slow = SandboxGet(baseURL: sandbox.baseURL, path: "/probe/slow/5000")
+            let slow = sandbox.get("/probe/slow/5000")
             let first = Task { try await latest.run { try await client.request(slow, as: Delayed.self) } }
             await eventually { (try? await sandbox.stats(client).inFlight) == 1 }
 

@@ -1,4 +1,5 @@
 import Courier
+import CourierTestSupport
 import CourierSandbox
 import Testing
 @testable import CourierConcurrency
@@ -26,7 +27,7 @@ struct FanOutSocketTests {
             var failures = 0
             let paths = (0..<30).map { $0 % 10 == 9 ? "/status/404" : "/probe/delay/\(10 + $0)" }
             for await finished in paths.mergedResults(limit: 4, { path in
-                try await client.request(SandboxGet(baseURL: sandbox.baseURL, path: path), as: Delayed.self)
+                try await client.request(sandbox.get(path), as: Delayed.self)
             }) {
                 switch finished.result {
                 case .success: values += 1

@@ -5,11 +5,11 @@ import Glibc
 
 /// A loopback port this process has bound but does not listen on: a connection to it is refused,
 /// and no other test's server can take the port while it is held (a closed server's port can be).
-final class RefusingPort {
-    let port: Int
+public final class RefusingPort {
+    public let port: Int
     private let descriptor: Int32
 
-    init() {
+    public init() {
         #if canImport(Glibc)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -31,7 +31,7 @@ final class RefusingPort {
     }
 
     /// `http://127.0.0.1:PORT`.
-    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     deinit { close(descriptor) }
 }
