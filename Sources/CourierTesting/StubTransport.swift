@@ -12,11 +12,16 @@ import FoundationNetworking
 ///
 /// ```swift
 /// let stub = StubTransport()
-/// stub.on(.get, "/api/v1/users/1", .json(#"{"id":1,"name":"홍길동"}"#))
-/// stub.on(.get, "/api/v1/users/2", .status(404))
+/// try stub.on(SearchAPI.search("서울"), .json(#"{"items":[]}"#))   // matched as the client builds it
+/// stub.on(.get, "/api/v1/users/2", .status(404))                   // any query
 /// let client = NetworkClient(transport: stub)
 /// ```
-/// Integration tests should use a real server (CourierSandbox); this is for pure logic.
+///
+/// A request nothing matches fails loudly: it throws `URLError(.resourceUnavailable)` naming the
+/// request and the stubs there are (so the client's error says what was missing), is kept in
+/// ``unmatched``, and is passed to the `onUnmatched` handler (`{ Issue.record("\($0)") }` in a
+/// Swift Testing test). Integration tests should use a real server (CourierSandbox); this is
+/// for pure logic.
 public final class StubTransport: ClientTransport, Sendable {
     /// A canned answer.
     public struct Answer: Sendable {
@@ -56,16 +61,30 @@ public final class StubTransport: ClientTransport, Sendable {
     }
 
     private struct State {
+        var exact: [String: Answer] = [:]
         var answers: [String: Answer] = [:]
         var recorded: [Recorded] = []
+        var unmatched: [Recorded] = []
     }
 
     private let state = Mutex(State())
+    private let onUnmatched: @Sendable (String) -> Void
 
-    /// An empty stub: every request answers 404 until you add answers.
-    public init() {}
+    /// An empty stub; `onUnmatched` hears about every request no stub matched (a description
+    /// of it and of the stubs there are).
+    public init(onUnmatched: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.onUnmatched = onUnmatched
+    }
 
-    /// Answers `method path` (path without the query) with `answer`.
+    /// Answers `endpoint` — its method, path and query exactly as a ``NetworkClient`` builds them
+    /// (percent-encoded, query sorted) — with `answer`. Wins over a path-only stub.
+    public func on(_ endpoint: some Endpoint, _ answer: Answer) throws(NetworkError) {
+        let request = try endpoint.httpRequest()
+        state.withLock { $0.exact["\(request.method.rawValue) \(request.path ?? "/")"] = answer }
+    }
+
+    /// Answers `method path` (a path as sent, percent-encoded, without the query; any query
+    /// matches) with `answer`.
     public func on(_ method: HTTPRequest.Method, _ path: String, _ answer: Answer) {
         state.withLock { $0.answers["\(method.rawValue) \(path)"] = answer }
     }
@@ -73,16 +92,29 @@ public final class StubTransport: ClientTransport, Sendable {
     /// Everything sent so far, in order.
     public var requests: [Recorded] { state.withLock { $0.recorded } }
 
+    /// The requests no stub matched, in order.
+    public var unmatched: [Recorded] { state.withLock { $0.unmatched } }
+
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
         var bytes = Data()
         if let body { bytes = try await Data(collecting: body, upTo: 64 * 1024 * 1024) }
-        let path = String((request.path ?? "/").split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "/")
-        let answer = state.withLock { state -> Answer? in
-            state.recorded.append(Recorded(request: request, body: bytes))
-            return state.answers["\(request.method.rawValue) \(path)"]
+        let full = request.path ?? "/"
+        let path = String(full.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "/")
+        let (answer, known) = state.withLock { state -> (Answer?, [String]) in
+            let recorded = Recorded(request: request, body: bytes)
+            state.recorded.append(recorded)
+            if let answer = state.exact["\(request.method.rawValue) \(full)"] ?? state.answers["\(request.method.rawValue) \(path)"] {
+                return (answer, [])
+            }
+            state.unmatched.append(recorded)
+            return (nil, (state.exact.keys.map { $0 } + state.answers.keys.map { $0 + " (any query)" }).sorted())
         }
         try Task.checkCancellation()
-        guard let answer else { return (HTTPResponse(status: .notFound), nil) }
+        guard let answer else {
+            let message = "StubTransport: no stub for \(request.method.rawValue) \(full); stubs: \(known.isEmpty ? "none" : known.joined(separator: ", "))"
+            onUnmatched(message)
+            throw URLError(.resourceUnavailable, userInfo: [NSLocalizedDescriptionKey: message])
+        }
         if let failure = answer.failure { throw URLError(failure) }
         return (HTTPResponse(status: .init(code: answer.status), headerFields: answer.headers), HTTPBody(answer.body))
     }

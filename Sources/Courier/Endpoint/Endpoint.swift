@@ -63,3 +63,12 @@ extension Endpoint {
     public var responseDecoding: any ResponseDecoding { JSONResponseDecoding() }
     public var traits: CallTraits { CallTraits() }
 }
+
+extension Endpoint {
+    /// The request head a ``NetworkClient`` would send for this call (path percent-encoded, query
+    /// sorted and encoded, header fields set) — for tests that match requests by endpoint, such
+    /// as CourierTesting's `StubTransport`.
+    public func httpRequest(encoder: JSONEncoder = JSONEncoder()) throws(NetworkError) -> HTTPRequest {
+        try RequestBuilder(encoder: encoder).build(self).request
+    }
+}
