@@ -31,6 +31,9 @@ struct DemoCommand: AsyncParsableCommand {
         let llm = await LLMDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
         steps += llm.steps
         failures += llm.failures
+        let resilience = await ResilienceDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
+        steps += resilience.steps
+        failures += resilience.failures
         let concurrency = await ConcurrencyDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
         steps += concurrency.steps
         failures += concurrency.failures
