@@ -83,14 +83,21 @@ func withSandbox<T>(_ body: (RunningSandbox) async throws -> T) async throws -> 
 
 let quietLogger = Logger(label: "test.sandbox", factory: { _ in SwiftLogNoOpLogHandler() })
 
-/// A sandbox with its own data directory (removed afterwards) and cheap bcrypt, for the User API.
+/// A new, unique folder name under the temporary directory (not created).
+func temporaryDirectory() -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("courier-sandbox-test-\(UUID().uuidString)", isDirectory: true)
+}
+
+/// A sandbox with cheap bcrypt for the User API, on `dataDirectory` or on its own data directory
+/// (removed afterwards).
 func withAccountsSandbox<T>(
+    dataDirectory: URL? = nil,
     logger: Logger = quietLogger,
     configure: (inout AccountsSettings) -> Void = { _ in },
     _ body: (RunningSandbox, URL) async throws -> T
 ) async throws -> T {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-sandbox-test-\(UUID().uuidString)", isDirectory: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
+    let directory = dataDirectory ?? temporaryDirectory()
+    defer { if dataDirectory == nil { try? FileManager.default.removeItem(at: directory) } }
     var settings = AccountsSettings()
     settings.bcryptCost = 4   // bcrypt's floor: these tests are about tokens, not hashing
     configure(&settings)
@@ -214,9 +221,19 @@ struct IssuedTokens: Sendable {
 extension RunningSandbox {
     /// Registers `username` (password `Passw0rd!`) and logs in.
     func registerAndLogin(_ username: String = "user_\(UUID().uuidString.prefix(8).lowercased())") async throws -> IssuedTokens {
+        try await register(username)
+        return try await login(username)
+    }
+
+    /// Registers `username` with password `Passw0rd!`.
+    func register(_ username: String) async throws {
         let body = #"{"username":"\#(username)","password":"Passw0rd!","name":"홍길동","email":"hong@example.com","age":25}"#
         let registered = try await send(.POST, "/api/v1/users", headers: [("Content-Type", "application/json")], body: Array(body.utf8))
         try #require(registered.status == 201, "registration answered \(registered.status) \(registered.text)")
+    }
+
+    /// Logs `username` in with password `Passw0rd!`.
+    func login(_ username: String) async throws -> IssuedTokens {
         let login = try await send(.POST, "/api/v1/auth/login", headers: [("Content-Type", "application/json")],
                                    body: Array(#"{"username":"\#(username)","password":"Passw0rd!"}"#.utf8))
         try #require(login.status == 200, "login answered \(login.status) \(login.text)")
