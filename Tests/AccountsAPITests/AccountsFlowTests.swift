@@ -136,7 +136,7 @@ struct AccountsFlowTests {
         await sandbox.finish()
     }
 
-    @Test("a login that can no longer be refreshed is forgotten after the 401")
+    @Test("a login that can no longer be refreshed is forgotten after the server's 401, whose message is shown")
     func deadLoginForgetsSession() async throws {
         let sandbox = try await AccountsSandbox.start {
             $0.tokenLifetime = .seconds(1)
@@ -147,7 +147,7 @@ struct AccountsFlowTests {
         let accounts = sandbox.accounts()
         try await accounts.login(username: name, password: "Passw0rd!")
         try await Task.sleep(for: .milliseconds(1200))
-        await #expect(throws: AccountsError.network(.unauthorized(401))) {
+        await #expect(throws: AccountsError.server(status: 401, code: "UNAUTHORIZED", message: "토큰이 만료되었습니다. 다시 로그인하세요", error: .unauthorized(401))) {
             try await accounts.user()
         }
         #expect(await accounts.session == nil)
