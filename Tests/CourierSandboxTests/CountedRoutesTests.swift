@@ -41,7 +41,7 @@ struct CountedRoutesTests {
             let hits = try await withThrowingTaskGroup(of: String?.self) { group in
                 // Six: under AsyncHTTPClient's default of eight connections per host.
                 for _ in 0..<6 {
-                    group.addTask { try await sandbox.send(.GET, "/counted/burst?delayMs=500").header("X-Hit") }
+                    group.addTask { try await sandbox.send(.GET, "/counted/burst?delayMs=3000").header("X-Hit") }
                 }
                 return try await group.reduce(into: [String?]()) { $0.append($1) }
             }
@@ -56,13 +56,11 @@ struct CountedRoutesTests {
             let waiting = Task { try await sandbox.send(.GET, "/counted/gone?delayMs=10000") }
             let entered = await eventually { try await sandbox.json("/counted/gone/stats", as: CountedStats.self).inFlight == 1 }
             #expect(entered)
-            let left = ContinuousClock.now
             waiting.cancel()
             let seen = await eventually(timeout: .seconds(1)) {
                 try await sandbox.json("/counted/gone/stats", as: CountedStats.self).disconnects == 1
             }
             #expect(seen, "no disconnect within a second of the client leaving")
-            #expect(ContinuousClock.now - left < .seconds(1))
             let stats = try await sandbox.json("/counted/gone/stats", as: CountedStats.self)
             #expect(stats == CountedStats(hits: 1, inFlight: 0, maxInFlight: 1, disconnects: 1))
             let answer = try? await waiting.value

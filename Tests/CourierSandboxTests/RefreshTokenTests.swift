@@ -58,9 +58,9 @@ struct RefreshTokenTests {
 
     @Test("an expired access token answers 401; a refresh then gives one that works")
     func expiredAccessToken() async throws {
-        try await withAccountsSandbox(configure: { $0.tokenLifetime = .seconds(2) }) { sandbox, _ in
+        try await withAccountsSandbox(configure: { $0.tokenLifetime = .seconds(3) }) { sandbox, _ in
             let first = try await sandbox.registerAndLogin()
-            try await Task.sleep(for: .milliseconds(2200))
+            try await Task.sleep(for: .milliseconds(3200))
             let expired = try await sandbox.showUser(first.userId, token: first.token)
             #expect(expired.status == 401 && expired.object["message"] as? String == "토큰이 만료되었습니다. 다시 로그인하세요")
             let refreshed = try IssuedTokens(try await sandbox.refresh(first.refreshToken))
