@@ -118,7 +118,7 @@ struct EventStreamSocketTests {
                 }
             }
             #expect(received == 2)
-            #expect(ContinuousClock.now - start < .seconds(3))
+            #expect(ContinuousClock.now - start < .seconds(10), "the server hangs for 120 s")
             await eventually(timeout: .seconds(5)) { (try? await stats(sandbox, key).disconnects) == 1 }
         }
     }
