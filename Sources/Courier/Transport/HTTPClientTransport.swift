@@ -17,7 +17,7 @@ import Tracing
 /// The client is configured deliberately (see ``Settings``): a short connect timeout and no
 /// retrying a refused connection until that timeout, a pool sized for fan-out, a redirect
 /// limit with loop detection, and bounded decompression.
-public final class HTTPClientTransport: ClientTransport, BufferingTransport, DeadlineAwareTransport, Sendable {
+public final class HTTPClientTransport: ClientTransport, BufferingTransport, DeadlineAwareTransport, IdleTimeoutAwareTransport, Sendable {
     /// How the underlying `HTTPClient` is set up.
     public struct Settings: Sendable {
         /// Time allowed to establish a connection (a refused one fails at once).
@@ -114,17 +114,7 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
     /// One request through AsyncHTTPClient, the whole body accumulated within the context's limit.
     private func exchange(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (HTTPResponse, ByteBuffer?) {
         let context = CallContext.current
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(request.headerFields.count)
-        for field in request.headerFields {
-            headers.add(name: field.name.rawName, value: field.value)
-        }
-        let outgoing = try HTTPClient.Request(
-            url: Self.join(baseURL, request.path ?? "/"),
-            method: .init(rawValue: request.method.rawValue),
-            headers: headers,
-            body: try await Self.requestBody(body, group: client.eventLoopGroup)
-        )
+        let outgoing = try await Self.outgoing(request, body: body, baseURL: baseURL, group: client.eventLoopGroup)
         let limit = min(context?.maxResponseBytes ?? Int(UInt32.max), Int(UInt32.max))
         let deadline = context?.deadline ?? (ContinuousClock.now + defaultTimeout)
         let lease = affinity.acquire(fallback: client.eventLoopGroup.any())
@@ -132,7 +122,7 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
         let loop = lease.loop
         let client = self.client
         let sweeper = self.sweeper
-        let handle = RunningRequest()
+        let handle = RunningRequest<HTTPClient.Response>()
         // The request is started *on* its event loop: AHC then needs no hop to reach a connection
         // on that loop, and the completion is observed on the loop (`EventLoopFuture.get()` from
         // elsewhere would cost another cross-thread hop). One hop there, one resumption back.
@@ -165,27 +155,47 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
         return (Self.head(response.status, response.headers), response.body)
     }
 
-    /// One request whose body is handed back as it arrives (``CallContext/streamsResponse``):
-    /// AsyncHTTPClient's async API, with the deadline bounding only the wait for the head.
-    /// Cancelling the task that reads the body, or dropping the body, cancels the request and
-    /// closes its connection.
+    /// One request whose body is handed back as it arrives (``CallContext/streamsResponse``).
+    ///
+    /// The deadline bounds the wait for the head; ``CallContext/idleTimeout`` the silence after
+    /// it (both fail the request with `URLError(.timedOut)`, through one watchdog task per
+    /// stream). Cancelling the task that reads the body, or dropping the body, cancels the
+    /// request and closes its connection.
     private func stream(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (HTTPResponse, HTTPBody?) {
-        var outgoing = HTTPClientRequest(url: Self.join(baseURL, request.path ?? "/"))
-        outgoing.method = .init(rawValue: request.method.rawValue)
-        for field in request.headerFields {
-            outgoing.headers.add(name: field.name.rawName, value: field.value)
+        let context = CallContext.current
+        let outgoing = try await Self.outgoing(request, body: body, baseURL: baseURL, group: client.eventLoopGroup)
+        let deadline = context?.deadline ?? (ContinuousClock.now + defaultTimeout)
+        let idle = context?.idleTimeout
+        let response = StreamingResponse()
+        let handle = RunningRequest<Void>()
+        let client = self.client
+        let head = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<HTTPResponseHead, any Error>) in
+                response.awaitHead(waiter)
+                let task = client.execute(request: outgoing, delegate: response, eventLoop: .indifferent)
+                let tick = min(idle.map { $0 / 4 } ?? .seconds(1), .seconds(1))
+                let watchdog = Task {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: max(tick, .milliseconds(10)))
+                        let (received, silence) = response.progress
+                        if !received && ContinuousClock.now >= deadline || received && idle.map({ silence >= $0 }) == true {
+                            task.fail(reason: URLError(.timedOut))
+                            return
+                        }
+                    }
+                }
+                task.futureResult.whenComplete { _ in watchdog.cancel() }
+                response.onTermination {
+                    task.cancel()
+                    watchdog.cancel()
+                }
+                handle.started(task)
+            }
+        } onCancel: {
+            handle.cancel()
         }
-        if let body {
-            let length: HTTPClientRequest.Body.Length
-            if case .known(let count) = body.length { length = .known(count) } else { length = .unknown }
-            outgoing.body = .stream(body.map { ByteBuffer(bytes: $0) }, length: length)
-        }
-        let deadline = CallContext.current?.deadline ?? (ContinuousClock.now + defaultTimeout)
-        let remaining = max(.zero, ContinuousClock.now.duration(to: deadline))
-        let response = try await client.execute(outgoing, deadline: .now() + TimeAmount(remaining), logger: nil)
-        let length = response.headers.first(name: "content-length").flatMap(Int64.init).map(HTTPBody.Length.known) ?? .unknown
-        let bytes = HTTPBody(response.body.map { ArraySlice($0.readableBytesView) }, length: length, iterationBehavior: .single)
-        return (Self.head(response.status, response.headers), bytes)
+        let length = head.headers.first(name: "content-length").flatMap(Int64.init).map(HTTPBody.Length.known) ?? .unknown
+        return (Self.head(head.status, head.headers), HTTPBody(response.bytes, length: length, iterationBehavior: .single))
     }
 
     /// AsyncHTTPClient's status and headers as swift-http-types' response head.
@@ -196,6 +206,21 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
             if let fieldName = HTTPField.Name(name) { fields.append(HTTPField(name: fieldName, value: value)) }
         }
         return HTTPResponse(status: .init(code: Int(status.code), reasonPhrase: status.reasonPhrase), headerFields: fields)
+    }
+
+    /// `request` as AsyncHTTPClient's request.
+    private static func outgoing(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, group: any EventLoopGroup) async throws -> HTTPClient.Request {
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(request.headerFields.count)
+        for field in request.headerFields {
+            headers.add(name: field.name.rawName, value: field.value)
+        }
+        return try HTTPClient.Request(
+            url: join(baseURL, request.path ?? "/"),
+            method: .init(rawValue: request.method.rawValue),
+            headers: headers,
+            body: try await requestBody(body, group: group)
+        )
     }
 
     /// Small known-length bodies go as one buffer; others are streamed chunk by chunk.

@@ -2,6 +2,7 @@ import Courier
 import CourierSandbox
 import CourierTestSupport
 import Foundation
+import OpenAPIAsyncHTTPClient
 import Testing
 
 /// `events(_:)` against the sandbox's `/sse/*` routes over real sockets.
@@ -120,6 +121,26 @@ struct EventStreamSocketTests {
             #expect(received == 2)
             #expect(ContinuousClock.now - start < .seconds(10), "the server hangs for 120 s")
             await eventually(timeout: .seconds(5)) { (try? await stats(sandbox, key).disconnects) == 1 }
+        }
+    }
+
+    @Test("over a transport that does not watch for silence (the stock AHC one), the client does: timedOut, resumable")
+    func idleTimeoutStockTransport() async throws {
+        try await withSandbox { sandbox in
+            let key = "stock-idle-\(UUID().uuidString.prefix(8))"
+            let client = NetworkClient(transport: OpenAPIAsyncHTTPClient.AsyncHTTPClientTransport())
+            var ids: [String] = []
+            await #expect(throws: NetworkError.networkError(URLError(.timedOut))) {
+                for try await event in client.events(sse(sandbox, ["count": 10, "hangAfter": 2, "key": key]),
+                                                     options: EventStreamOptions(idleTimeout: .milliseconds(300))) {
+                    ids.append(event.id ?? "")
+                }
+            }
+            #expect(ids == ["1", "2"])
+            // With reconnect, each silent connection is replaced, resuming after the last id.
+            let resumed = try await collect(client.events(sse(sandbox, ["count": 6, "hangAfter": 2, "key": key + "r"]),
+                                                          options: EventStreamOptions(idleTimeout: .milliseconds(300), reconnect: .init(delay: .milliseconds(10)))))
+            #expect(resumed.map(\.id) == ["1", "2", "3", "4", "5", "6"])
         }
     }
 
