@@ -46,7 +46,10 @@ public struct CallContext: Sendable {
 /// race the call against a timer.
 public protocol DeadlineAwareTransport: Sendable {}
 
-/// A transport that streams a response body as it arrives and enforces
-/// ``CallContext/idleTimeout`` on it itself (cheaper than the client watching the body from a
-/// task of its own: one hand-over per network read instead of two).
-public protocol IdleTimeoutAwareTransport: Sendable {}
+/// A transport that streams a response body as it arrives and may enforce
+/// ``CallContext/idleTimeout`` on it itself — cheaper than the client watching the body from a
+/// task of its own (one hand-over per network read instead of two).
+public protocol IdleTimeoutAwareTransport: Sendable {
+    /// Whether this instance enforces the idle timeout.
+    var enforcesIdleTimeout: Bool { get }
+}

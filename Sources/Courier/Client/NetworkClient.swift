@@ -131,7 +131,7 @@ public final class NetworkClient: NetworkProviding, Sendable {
                 if let body { bytes = try await BodyCollector.collect(body, limit: limit) }
                 throw call.statusMapping.error(for: head, body: bytes) ?? error
             }
-            if let idleTimeout, let body, !(configuration.transport is any IdleTimeoutAwareTransport) {
+            if let idleTimeout, let body, (configuration.transport as? any IdleTimeoutAwareTransport)?.enforcesIdleTimeout != true {
                 return (head, IdleWatchedBody.watch(body, idleTimeout: idleTimeout))
             }
             return (head, body)

@@ -3,10 +3,10 @@ import Synchronization
 
 /// The AsyncHTTPClient task of one request, for cancelling it from another thread — including
 /// before it has started (it is then cancelled as soon as it starts).
-final class RunningRequest<Response: Sendable>: Sendable {
+final class RunningRequest: Sendable {
     private enum State {
         case waiting
-        case running(HTTPClient.Task<Response>)
+        case running(HTTPClient.Task<HTTPClient.Response>)
         case cancelled
         case done
     }
@@ -14,7 +14,7 @@ final class RunningRequest<Response: Sendable>: Sendable {
     private let state = Mutex(State.waiting)
 
     /// Records the started task; cancels it at once if cancellation came first.
-    func started(_ task: HTTPClient.Task<Response>) {
+    func started(_ task: HTTPClient.Task<HTTPClient.Response>) {
         let cancelNow = state.withLock { state -> Bool in
             switch state {
             case .waiting:
@@ -32,7 +32,7 @@ final class RunningRequest<Response: Sendable>: Sendable {
 
     /// Cancels the task, now or when it starts.
     func cancel() {
-        let task = state.withLock { state -> HTTPClient.Task<Response>? in
+        let task = state.withLock { state -> HTTPClient.Task<HTTPClient.Response>? in
             switch state {
             case .waiting:
                 state = .cancelled
