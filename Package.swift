@@ -163,6 +163,6 @@ let package = Package(
         .testTarget(name: "CourierConcurrencyTests", dependencies: ["CourierConcurrency", "Courier", "CourierSandbox", "CourierTestSupport"], swiftSettings: strict),
         .testTarget(name: "CourierCombineTests", dependencies: ["CourierTestSupport", "CourierCombine", "Courier", "CourierSandbox"], swiftSettings: strict),
         .testTarget(name: "AccountsAPITests", dependencies: ["CourierTestSupport", "AccountsAPI", "Courier", "CourierSandbox", "CourierTesting"], swiftSettings: strict),
-        .testTarget(name: "CourierSandboxTests", dependencies: ["CourierSandbox", .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio")], swiftSettings: strict),
+        .testTarget(name: "CourierSandboxTests", dependencies: ["CourierSandbox", "CourierTestSupport", "CourierTesting", .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio")], swiftSettings: strict),
     ]
 )

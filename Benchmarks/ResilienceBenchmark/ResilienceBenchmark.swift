@@ -187,7 +187,10 @@ struct ResilienceBenchmark {
             precondition(stockParsed == count && courierParsed == count)
             print("parsing only (in memory): stock \(Int(Double(count) / seconds(stockTime))) events/s, Courier \(Int(Double(count) / seconds(courierTime))) events/s")
             let verdict = median(ratios)
-            print("verdict: wall clock, median of per-round ratios \(format(verdict))×; CPU work \(format(cpuRatio))× (goal ≥ 0.90): \(verdict >= 0.9 || cpuRatio >= 0.9 ? "met" : "NOT met")")
+            // The verdict is taken on CPU work: per-round wall-clock ratios of the same code swing
+            // 0.6–1.3× on this shared 2-core machine; the CPU a run costs barely moves.
+            print("verdict: CPU work \(format(cpuRatio))× (goal ≥ 0.90): \(cpuRatio >= 0.9 ? "met" : "NOT met"); wall clock beside it: "
+                  + "median rates \(format(median(courierRates) / median(rawRates)))×, median of per-round ratios \(format(verdict))×")
             try await http.shutdown()
             try await transport.shutdown()
             print("")

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CourierTesting
 import Foundation
 import Testing
 @testable import CourierSandbox
@@ -122,7 +123,7 @@ struct RefreshTokenTests {
 
     @Test("no access or refresh token, nor its hash, reaches a log line, even at trace level with request logging")
     func logsHoldNoTokens() async throws {
-        let log = LogLines()
+        let log = LogCapture()
         let tokens = try await withAccountsSandbox(logger: log.logger("sandbox")) { sandbox, _ in
             let first = try await sandbox.registerAndLogin()
             let second = try IssuedTokens(try await sandbox.refresh(first.refreshToken))
@@ -131,7 +132,7 @@ struct RefreshTokenTests {
             #expect(try await sandbox.showUser(second.userId, token: second.token).status == 200)
             return [first, second]
         }
-        let lines = log.all
+        let lines = log.lines
         #expect(lines.contains { $0.contains("/api/v1/auth/refresh") }, "requests were logged")
         #expect(lines.contains { $0.contains("refresh token reused") && $0.contains("userId=\(tokens[0].userId)") })
         for issued in tokens {

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CourierTestSupport
 import CourierSandbox
 import Foundation
 import Testing

@@ -76,11 +76,6 @@ extension RunningSandbox {
     }
 }
 
-/// Runs `body` against a fresh sandbox on an ephemeral loopback port.
-func withSandbox<T>(_ body: (RunningSandbox) async throws -> T) async throws -> T {
-    try await SandboxServer.withRunning(logger: quietLogger, body)
-}
-
 let quietLogger = Logger(label: "test.sandbox", factory: { _ in SwiftLogNoOpLogHandler() })
 
 /// A new, unique folder name under the temporary directory (not created).
@@ -115,49 +110,6 @@ func withAccountsSandbox<T>(
         await sandbox.stop()
         throw error
     }
-}
-
-/// Every line logged through the loggers it makes (message and metadata), at trace level.
-final class LogLines: Sendable {
-    private let lines = Mutex<[String]>([])
-
-    var all: [String] { lines.withLock { $0 } }
-
-    func logger(_ label: String) -> Logger {
-        var logger = Logger(label: label) { label in Handler(label: label, sink: self) }
-        logger.logLevel = .trace
-        return logger
-    }
-
-    fileprivate func append(_ line: String) { lines.withLock { $0.append(line) } }
-
-    private struct Handler: LogHandler {
-        let label: String
-        let sink: LogLines
-        var logLevel: Logger.Level = .trace
-        var metadata: Logger.Metadata = [:]
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            let all = metadata.merging(event.metadata ?? [:]) { $1 }
-            sink.append("\(label) \(event.level) \(event.message) \(all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))")
-        }
-    }
-}
-
-/// Waits (in real time, up to `timeout`) until `condition` holds (a throw counts as not yet);
-/// false if it never did.
-func eventually(timeout: Duration = .seconds(5), _ condition: () async throws -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if (try? await condition()) == true { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return (try? await condition()) == true
 }
 
 /// Reads a streamed answer in a task until `enough` says the bytes so far suffice, then hands
