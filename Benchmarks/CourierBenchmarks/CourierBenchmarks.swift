@@ -60,8 +60,11 @@ struct CourierBenchmarks {
         var sandboxOptions = SandboxServer.Options()
         let serverLoops = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         sandboxOptions.eventLoopGroup = serverLoops
-        let sandbox = try await SandboxServer.start(options: sandboxOptions)
-        let base = sandbox.baseURL
+        // `COURIER_BENCH_SERVER=http://127.0.0.1:PORT` measures against a sandbox in another process
+        // (`courier serve`), so that an instruction count (Benchmarks/callgrind.sh) is the client's alone.
+        let external = ProcessInfo.processInfo.environment["COURIER_BENCH_SERVER"].flatMap { URL(string: $0) }
+        let sandbox: RunningSandbox? = external == nil ? try await SandboxServer.start(options: sandboxOptions) : nil
+        guard let base = external ?? sandbox?.baseURL else { return }
         let url = base.absoluteString + "/json"
         let decoder = JSONDecoder()
         let sampleClient = makeClient()
@@ -143,7 +146,7 @@ struct CourierBenchmarks {
             let m = try await measure(instance.call, requests: requests, concurrency: concurrency)
             print("\(contenders[only].name): \(Int(m.throughput)) req/s")
             try await instance.close()
-            await sandbox.stop()
+            await sandbox?.stop()
             try await serverLoops.shutdownGracefully()
             return
         }
@@ -208,7 +211,7 @@ struct CourierBenchmarks {
             }
         }
         for verdict in verdicts { print(verdict) }
-        await sandbox.stop()
+        await sandbox?.stop()
         try await serverLoops.shutdownGracefully()
     }
 
