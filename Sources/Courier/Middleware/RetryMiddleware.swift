@@ -141,11 +141,12 @@ public struct RetryMiddleware: ClientMiddleware {
     ) {
         let redactor = Redactor(secrets: context?.secrets ?? [])
         var metadata: Logger.Metadata = [
+            "method": "\(request.method.rawValue)",
             "attempt": "\(attempt)",
             "reason": "\(redactor.text(failure.reason))",
             "url": "\(redactor.url(HTTPClientTransport.join(baseURL, request.path ?? "/")))",
         ]
         if let delay { metadata["delayMs"] = "\(delay.milliseconds)" }
-        logger.notice("\(message) \(request.method.rawValue)", metadata: metadata)
+        logger.notice("\(message)", metadata: metadata)
     }
 }

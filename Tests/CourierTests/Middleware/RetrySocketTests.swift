@@ -150,7 +150,7 @@ struct RetrySocketTests {
         }
         withExtendedLifetime(refusing) {}
         #expect(clock.sleeps.count == 2)
-        let retries = logs.lines.filter { $0.contains("retrying GET") }
+        let retries = logs.lines.filter { $0.contains(" retrying ") && $0.contains("method=GET") }
         #expect(retries.count == 2)
         #expect(retries.allSatisfy { $0.contains("delayMs=") && $0.contains("reason=networkError") })
         #expect(!logs.text.contains("sk-live-123"))
