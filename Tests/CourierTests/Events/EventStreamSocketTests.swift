@@ -114,7 +114,7 @@ struct EventStreamSocketTests {
             let start = ContinuousClock.now
             await #expect(throws: NetworkError.networkError(URLError(.timedOut))) {
                 for try await _ in NetworkClient().events(sse(sandbox, ["count": 10, "hangAfter": 2, "key": key]),
-                                                           options: EventStreamOptions(idleTimeout: .milliseconds(300))) {
+                                                           options: EventStreamOptions(idleTimeout: .seconds(2))) {
                     received += 1
                 }
             }
@@ -132,14 +132,14 @@ struct EventStreamSocketTests {
             var ids: [String] = []
             await #expect(throws: NetworkError.networkError(URLError(.timedOut))) {
                 for try await event in client.events(sse(sandbox, ["count": 10, "hangAfter": 2, "key": key]),
-                                                     options: EventStreamOptions(idleTimeout: .milliseconds(300))) {
+                                                     options: EventStreamOptions(idleTimeout: .seconds(2))) {
                     ids.append(event.id ?? "")
                 }
             }
             #expect(ids == ["1", "2"])
             // With reconnect, each silent connection is replaced, resuming after the last id.
             let resumed = try await collect(client.events(sse(sandbox, ["count": 6, "hangAfter": 2, "key": key + "r"]),
-                                                          options: EventStreamOptions(idleTimeout: .milliseconds(300), reconnect: .init(delay: .milliseconds(10)))))
+                                                          options: EventStreamOptions(idleTimeout: .milliseconds(1500), reconnect: .init(delay: .milliseconds(10)))))
             #expect(resumed.map(\.id) == ["1", "2", "3", "4", "5", "6"])
         }
     }
