@@ -84,7 +84,7 @@ public final class DeduplicationMiddleware: ClientMiddleware, Sendable {
     }
 
     private func key(_ request: HTTPRequest, _ baseURL: URL) -> String {
-        var key = request.method.rawValue + " " + HTTPClientTransport.join(baseURL, request.path ?? "/")
+        var key = request.method.rawValue + " " + URLJoin.join(baseURL, request.path ?? "/")
         for name in identifyingFields {
             key += "\n" + name.canonicalName + ": " + request.headerFields[values: name].joined(separator: ", ")
         }

@@ -145,7 +145,7 @@ public struct RetryMiddleware: ClientMiddleware {
             "method": "\(request.method.rawValue)",
             "attempt": "\(attempt)",
             "reason": "\(redactor.text(failure.reason))",
-            "url": "\(redactor.url(HTTPClientTransport.join(baseURL, request.path ?? "/")))",
+            "url": "\(redactor.url(URLJoin.join(baseURL, request.path ?? "/")))",
         ]
         if let delay { metadata["delayMs"] = "\(delay.milliseconds)" }
         logger.notice("\(message)", metadata: metadata)

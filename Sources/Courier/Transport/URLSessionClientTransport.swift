@@ -61,7 +61,7 @@ public final class URLSessionClientTransport: ClientTransport, BufferingTranspor
 
     /// `request` as a `URLRequest`, its timeout the deadline's remainder.
     private func urlRequest(_ request: HTTPRequest, baseURL: URL) throws -> URLRequest {
-        guard let url = URL(string: HTTPClientTransport.join(baseURL, request.path ?? "/")) else {
+        guard let url = URL(string: URLJoin.join(baseURL, request.path ?? "/")) else {
             throw NetworkError.invalidURL
         }
         var urlRequest = URLRequest(url: url)
@@ -89,7 +89,7 @@ public final class URLSessionClientTransport: ClientTransport, BufferingTranspor
         return HTTPResponse(status: .init(code: http.statusCode), headerFields: fields)
     }
 
-    func sendBuffered(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (HTTPResponse, Data) {
+    package func sendBuffered(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (HTTPResponse, Data) {
         let urlRequest = try self.urlRequest(request, baseURL: baseURL)
         try Task.checkCancellation()
         let data: Data
