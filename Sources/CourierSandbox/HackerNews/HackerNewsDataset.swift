@@ -19,6 +19,9 @@ struct HackerNewsDataset: Sendable {
     static let bigThreadID = 42_000_000
     /// Ids in the lists that answer `null`.
     static let nullIDs = [41_000_990, 41_000_991]
+    /// An id in the front page whose answer is not JSON (a failing fetch).
+    static let garbageID = 41_000_998
+    static let garbage = Data("{\"id\": \"not a number\", ".utf8)
 
     static let shared: HackerNewsDataset = {
         var generator = HackerNewsGenerator()
@@ -36,6 +39,7 @@ struct HackerNewsDataset: Sendable {
         for user in generated.users {
             users[user.id] = (try? encoder.encode(user)) ?? Data("null".utf8)
         }
+        items[Self.garbageID] = Self.garbage
         self.items = items
         self.users = users
         self.lists = generated.lists

@@ -85,6 +85,7 @@ extension HackerNewsGenerator {
         // Two ids that answer null sit in the front page, as a vanished item would.
         top.insert(HackerNewsDataset.nullIDs[0], at: 6)
         top.insert(HackerNewsDataset.nullIDs[1], at: 40)
+        top.insert(HackerNewsDataset.garbageID, at: 10)
         top = Array(top.prefix(500))
         let bigThread = records[HackerNewsDataset.bigThreadID].map { [$0] } ?? []
         var newest = (bigThread + stories).sorted { ($0.time, $0.id) > ($1.time, $1.id) }.map(\.id)
