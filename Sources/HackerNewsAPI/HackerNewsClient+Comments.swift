@@ -8,7 +8,7 @@ extension HackerNewsClient {
     /// ```swift
     /// let thread = try await hackerNews.comments(of: 8863)
     /// ```
-    public func comments(of id: Int, onLevel: (@Sendable ([Comment]) -> Void)? = nil) async throws(NetworkError) -> [Comment] {
+    public func comments(of id: Int, onLevel: (@Sendable ([CommentNode]) -> Void)? = nil) async throws(NetworkError) -> [CommentNode] {
         guard let item = try await item(id: id) else { return [] }
         return try await comments(of: item, onLevel: onLevel)
     }
@@ -26,7 +26,7 @@ extension HackerNewsClient {
     /// ```swift
     /// let thread = try await hackerNews.comments(of: story) { soFar in print("\(soFar.count) top-level comments") }
     /// ```
-    public func comments(of item: Item, onLevel: (@Sendable ([Comment]) -> Void)? = nil) async throws(NetworkError) -> [Comment] {
+    public func comments(of item: Item, onLevel: (@Sendable ([CommentNode]) -> Void)? = nil) async throws(NetworkError) -> [CommentNode] {
         let client = self
         var fetched: [Int: Item] = [:]
         var seen: Set<Int> = [item.id]
@@ -45,8 +45,8 @@ extension HackerNewsClient {
                 next += (comment.kids ?? []).filter { seen.insert($0).inserted }
             }
             level = next
-            onLevel?(Comment.tree(item.kids ?? [], items: fetched))
+            onLevel?(CommentNode.tree(item.kids ?? [], items: fetched))
         }
-        return Comment.tree(item.kids ?? [], items: fetched)
+        return CommentNode.tree(item.kids ?? [], items: fetched)
     }
 }

@@ -8,14 +8,14 @@
 /// `{"id":…,"by":…,"time":…,"text":…,"deleted":false,"comments":[…]}`.
 ///
 /// ```swift
-/// func show(_ comments: [Comment], depth: Int = 0) {
+/// func show(_ comments: [CommentNode], depth: Int = 0) {
 ///     for comment in comments {
 ///         print(String(repeating: "  ", count: depth) + (comment.text ?? "[deleted]"))
 ///         show(comment.comments, depth: depth + 1)
 ///     }
 /// }
 /// ```
-public struct Comment: Codable, Sendable, Hashable, Identifiable {
+public struct CommentNode: Codable, Sendable, Hashable, Identifiable {
     /// The comment's item id.
     public var id: Int
     /// The author (nil for a placeholder).
@@ -27,14 +27,14 @@ public struct Comment: Codable, Sendable, Hashable, Identifiable {
     /// True for the placeholder of a deleted or dead comment that has replies.
     public var deleted: Bool
     /// The replies, in the API's `kids` order.
-    public var comments: [Comment]
+    public var comments: [CommentNode]
 
     /// A comment.
     ///
     /// ```swift
-    /// let reply = Comment(id: 2, by: "norvig", time: 1_314_211_127, text: "Aw shucks", deleted: false, comments: [])
+    /// let reply = CommentNode(id: 2, by: "norvig", time: 1_314_211_127, text: "Aw shucks", deleted: false, comments: [])
     /// ```
-    public init(id: Int, by: String?, time: Int?, text: String?, deleted: Bool, comments: [Comment]) {
+    public init(id: Int, by: String?, time: Int?, text: String?, deleted: Bool, comments: [CommentNode]) {
         self.id = id
         self.by = by
         self.time = time
@@ -65,17 +65,17 @@ public struct Comment: Codable, Sendable, Hashable, Identifiable {
     }
 }
 
-extension Comment {
+extension CommentNode {
     /// The tree under `ids` from the items fetched so far: unfetched ids are left out; a
     /// deleted or dead item becomes a placeholder when replies remain under it, else is left out.
-    static func tree(_ ids: [Int], items: [Int: Item]) -> [Comment] {
+    static func tree(_ ids: [Int], items: [Int: Item]) -> [CommentNode] {
         ids.compactMap { id in
             guard let item = items[id] else { return nil }
             let replies = tree(item.kids ?? [], items: items)
             if item.isAvailable {
-                return Comment(id: id, by: item.by, time: item.time, text: item.plainText, deleted: false, comments: replies)
+                return CommentNode(id: id, by: item.by, time: item.time, text: item.plainText, deleted: false, comments: replies)
             }
-            return replies.isEmpty ? nil : Comment(id: id, by: nil, time: item.time, text: nil, deleted: true, comments: replies)
+            return replies.isEmpty ? nil : CommentNode(id: id, by: nil, time: item.time, text: nil, deleted: true, comments: replies)
         }
     }
 }
