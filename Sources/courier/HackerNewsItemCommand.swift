@@ -61,7 +61,7 @@ struct HackerNewsItemCommand: AsyncParsableCommand {
             } else {
                 lines.append(indent + "\(comment.by ?? "?") · \(HackerNewsTerminal.age(comment.time))")
                 for line in (comment.text ?? "").split(separator: "\n", omittingEmptySubsequences: false) {
-                    lines.append(indent + "  " + line)
+                    lines.append(line.isEmpty ? "" : indent + "  " + line)
                 }
             }
             render(comment.comments, depth: depth + 1, into: &lines)

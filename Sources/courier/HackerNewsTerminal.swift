@@ -56,7 +56,10 @@ enum HackerNewsTerminal {
         if let score = story.score { details.append("\(score) point\(score == 1 ? "" : "s")") }
         if let by = story.by { details.append("by \(by)") }
         details.append(age(story.time))
-        if story.type != .job { details.append(link("\(story.descendants ?? 0) comments", to: itemPage(story.id))) }
+        if story.type != .job {
+            let comments = story.descendants ?? 0
+            details.append(link("\(comments) comment\(comments == 1 ? "" : "s")", to: itemPage(story.id)))
+        }
         return line + " — " + details.joined(separator: " · ")
     }
 }
