@@ -26,8 +26,6 @@ let clock = ContinuousClock()
 let sandbox = try await SandboxServer.start()
 let root = sandbox.baseURL.appendingPathComponent("hn/v0/")
 let control = NetworkClient()
-_ = try await control.answer(Control(baseURL: sandbox.baseURL, path: "/hn/control", query: ["latencyMs": latencyMs]))
-
 func milliseconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
 }
@@ -64,35 +62,39 @@ let depth = thread.map(\.depth).max() ?? 0
 try await reset()
 _ = try await shapeClient.comments(of: threadID)
 let items = try await stats().itemRequests - 1  // every comment item, the root excluded
-_ = try await control.answer(Control(baseURL: sandbox.baseURL, path: "/hn/control", query: ["latencyMs": latencyMs]))
 print("thread \(threadID): \(items) comment items (\(thread.reduce(0) { $0 + $1.count }) shown), depth \(depth), \(threadItem?.kids?.count ?? 0) top-level; \(latencyMs) ms per item\n")
 
-for concurrency in [16, 32] {
-    let ideal = Double(depth * latencyMs) + (Double(items) / Double(concurrency)).rounded(.up) * Double(latencyMs)
-    print("— concurrency \(concurrency): ideal = \(depth) × \(latencyMs) ms + ⌈\(items) ÷ \(concurrency)⌉ × \(latencyMs) ms = \(Int(ideal)) ms")
-    let client = HackerNewsClient(baseURL: root, maxConcurrent: concurrency)
-    var times: [Double] = []
-    var maxInFlight = 0
-    for _ in 0..<3 {
-        try await reset()
-        let start = clock.now
-        let tree = try await client.comments(of: threadID)
-        times.append(milliseconds(clock.now - start))
-        precondition(tree.reduce(0) { $0 + $1.count } == thread.reduce(0) { $0 + $1.count }, "the tree came back whole")
-        maxInFlight = max(maxInFlight, try await stats().maxInFlight)
+for keepAlive in [true, false] {
+    _ = try await control.answer(Control(baseURL: sandbox.baseURL, path: "/hn/control", query: ["latencyMs": latencyMs, "keepAlive": keepAlive ? 1 : 0]))
+    print(keepAlive ? "stand-in keeps connections open (as the real API does):" : "\nstand-in watches for disconnects (a new connection per item):")
+    for concurrency in [16, 32] {
+        let ideal = Double(depth * latencyMs) + (Double(items) / Double(concurrency)).rounded(.up) * Double(latencyMs)
+        print("— concurrency \(concurrency): ideal = \(depth) × \(latencyMs) ms + ⌈\(items) ÷ \(concurrency)⌉ × \(latencyMs) ms = \(Int(ideal)) ms")
+        let client = HackerNewsClient(baseURL: root, maxConcurrent: concurrency)
+        var times: [Double] = []
+        var maxInFlight = 0
+        for _ in 0..<3 {
+            try await reset()
+            let start = clock.now
+            let tree = try await client.comments(of: threadID)
+            times.append(milliseconds(clock.now - start))
+            precondition(tree.reduce(0) { $0 + $1.count } == thread.reduce(0) { $0 + $1.count }, "the tree came back whole")
+            maxInFlight = max(maxInFlight, try await stats().maxInFlight)
+        }
+        let median = times.sorted()[1]
+        row("Courier comments(of:), median of 3", median, ideal: ideal, extra: "(best \(Int(times.min() ?? 0)) ms, server saw ≤ \(maxInFlight) at once)")
     }
-    let median = times.sorted()[1]
-    row("Courier comments(of:), median of 3", median, ideal: ideal, extra: "(best \(Int(times.min() ?? 0)) ms, server saw ≤ \(maxInFlight) at once)")
 }
+_ = try await control.answer(Control(baseURL: sandbox.baseURL, path: "/hn/control", query: ["latencyMs": latencyMs, "keepAlive": 1]))
 
-let idealOne = Double(depth * latencyMs) + Double(items) / 16 * Double(latencyMs)
+let idealOne = Double(depth * latencyMs) + (Double(items) / 16).rounded(.up) * Double(latencyMs)
 let sequentialClient = HackerNewsClient(baseURL: root, maxConcurrent: 1)
 let start = clock.now
 let fetched = try await sequentialTree(sequentialClient, ids: threadItem?.kids ?? [])
 let sequential = milliseconds(clock.now - start)
-row("item by item, sequentially (\(fetched) items)", sequential, ideal: idealOne, extra: "(vs the concurrency-16 ideal)")
+row("item by item, sequentially (\(fetched) items)", sequential, ideal: idealOne, extra: "(vs the concurrency-16 ideal; connections kept)")
 
-print("\n— 500 stories via stories(list: .top), \(latencyMs) ms per item, 16 at once")
+print("\n— 500 stories via stories(list: .top), \(latencyMs) ms per item, 16 at once, connections kept")
 let storiesClient = HackerNewsClient(baseURL: root, maxStories: 500, maxConcurrent: 16)
 try await reset()
 let listStart = clock.now

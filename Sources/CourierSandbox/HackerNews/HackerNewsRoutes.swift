@@ -13,13 +13,14 @@ import Hummingbird
 /// | `GET /hn/v0/maxitem.json`, `GET /hn/v0/updates.json` | the largest id; recent items and profiles |
 /// | `GET /hn/v0/user/{name}.json` | the user, or `null` |
 /// | `GET /hn/v0/{anything else}.json` | `null`, as Firebase answers |
-/// | `POST /hn/control?latencyMs=N` | sets the latency of item calls (0…60000; default 0), answers ``HackerNewsStats`` |
+/// | `POST /hn/control?latencyMs=N&keepAlive=0\|1` | sets the latency of item calls (0…60000; default 0) and whether delayed calls keep their connection (default 0: disconnects are watched, connections close), answers ``HackerNewsStats`` |
 /// | `GET /hn/stats` | ``HackerNewsStats``: item calls, in flight now and at most, disconnects |
 /// | `POST /hn/reset` | `204`; zeroes the counters (keeps the latency) |
 ///
 /// With a latency, an item call waits inside `Request.untilClientLeaves`, so a client that
 /// goes away is counted as a disconnect within milliseconds; such answers carry
-/// `Connection: close` (see ``CountedRoutes``).
+/// `Connection: close` (see ``CountedRoutes``). With `keepAlive=1` it just waits, and the
+/// connection serves the next call, as with the real API (for benchmarks).
 struct HackerNewsRoutes: SandboxRouteGroup {
     let ledger = HackerNewsLedger()
 
@@ -43,8 +44,10 @@ struct HackerNewsRoutes: SandboxRouteGroup {
             }
         }
         router.post("/hn/control") { request, _ in
-            let latency = try QueryReader(request).integer("latencyMs", in: 0...60_000)
-            if let latency { await ledger.setLatency(latency) }
+            let query = QueryReader(request)
+            let latency = try query.integer("latencyMs", in: 0...60_000)
+            let keepAlive = query.text("keepAlive") == nil ? nil : try query.flag("keepAlive")
+            await ledger.setLatency(latency, keepAlive: keepAlive)
             return JSONResponse.make(await ledger.snapshot())
         }
         router.get("/hn/stats") { _, _ in JSONResponse.make(await ledger.snapshot()) }
@@ -64,9 +67,15 @@ struct HackerNewsRoutes: SandboxRouteGroup {
 
     /// Answers an item call after the configured latency, counting it.
     static func item(_ body: Data?, request: Request, context: SandboxRequestContext, ledger: HackerNewsLedger) async throws -> Response {
-        let latency = await ledger.latencyMs
+        let (latency, keepAlive) = await ledger.latency
         await ledger.enter()
         guard latency > 0 else {
+            await ledger.leave(disconnected: false)
+            return JSONResponse.raw(body ?? null)
+        }
+        if keepAlive {
+            // As the real API: the connection stays open for the next call; a client that leaves is not noticed.
+            try? await Task.sleep(for: .milliseconds(latency))
             await ledger.leave(disconnected: false)
             return JSONResponse.raw(body ?? null)
         }

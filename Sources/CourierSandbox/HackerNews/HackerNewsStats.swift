@@ -15,14 +15,18 @@ public struct HackerNewsStats: Codable, Sendable, Equatable {
     public var disconnects: Int
     /// The latency each item call waits before it answers, in milliseconds.
     public var latencyMs: Int
+    /// Whether delayed item calls keep their connection open (as the real API does) instead of
+    /// watching for the client to leave (which closes each connection after its answer).
+    public var keepAlive: Bool
 
     /// A snapshot.
-    public init(itemRequests: Int = 0, inFlight: Int = 0, maxInFlight: Int = 0, disconnects: Int = 0, latencyMs: Int = 0) {
+    public init(itemRequests: Int = 0, inFlight: Int = 0, maxInFlight: Int = 0, disconnects: Int = 0, latencyMs: Int = 0, keepAlive: Bool = false) {
         self.itemRequests = itemRequests
         self.inFlight = inFlight
         self.maxInFlight = maxInFlight
         self.disconnects = disconnects
         self.latencyMs = latencyMs
+        self.keepAlive = keepAlive
     }
 }
 
@@ -30,9 +34,12 @@ public struct HackerNewsStats: Codable, Sendable, Equatable {
 actor HackerNewsLedger {
     private var stats = HackerNewsStats()
 
-    var latencyMs: Int { stats.latencyMs }
+    var latency: (milliseconds: Int, keepAlive: Bool) { (stats.latencyMs, stats.keepAlive) }
 
-    func setLatency(_ milliseconds: Int) { stats.latencyMs = milliseconds }
+    func setLatency(_ milliseconds: Int?, keepAlive: Bool?) {
+        if let milliseconds { stats.latencyMs = milliseconds }
+        if let keepAlive { stats.keepAlive = keepAlive }
+    }
 
     func enter() {
         stats.itemRequests += 1
@@ -49,6 +56,6 @@ actor HackerNewsLedger {
 
     /// Zeroes the counters (requests still in flight stay counted, so their end keeps it right).
     func reset() {
-        stats = HackerNewsStats(inFlight: stats.inFlight, maxInFlight: stats.inFlight, latencyMs: stats.latencyMs)
+        stats = HackerNewsStats(inFlight: stats.inFlight, maxInFlight: stats.inFlight, latencyMs: stats.latencyMs, keepAlive: stats.keepAlive)
     }
 }
