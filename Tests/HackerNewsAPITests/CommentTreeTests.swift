@@ -12,6 +12,7 @@ struct CommentTreeTests {
     func bigThread() async throws {
         try await withHackerNews(maxConcurrent: 16) { sandbox, hackerNews in
             let root = try #require(try await hackerNews.item(id: StandIn.bigThread))
+            try await setLatency(10, on: sandbox)  // so fetches overlap on the server
             let levels = Mutex<[[CommentNode]]>([])
             let tree = try await hackerNews.comments(of: root) { soFar in levels.withLock { $0.append(soFar) } }
             let total = tree.reduce(0) { $0 + $1.count }
