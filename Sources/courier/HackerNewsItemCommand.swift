@@ -1,5 +1,6 @@
 import ArgumentParser
 import Courier
+import CourierConcurrency
 import Foundation
 import HackerNewsAPI
 
@@ -27,7 +28,8 @@ struct HackerNewsItemCommand: AsyncParsableCommand {
                 Terminal.output(try HackerNewsJSON.encode(ItemJSON(item: item, comments: comments)))
                 return
             }
-            Terminal.output(Self.header(item))
+            let options = try await (item.parts ?? []).concurrentMap(limit: 8) { try await client.item(id: $0) }.compactMap { $0 }
+            Terminal.output(Self.header(item, options: options))
             var lines: [String] = []
             Self.render(comments, depth: 0, into: &lines)
             Terminal.output(lines.joined(separator: "\n"))
@@ -36,7 +38,7 @@ struct HackerNewsItemCommand: AsyncParsableCommand {
         }
     }
 
-    static func header(_ item: Item) -> String {
+    static func header(_ item: Item, options: [Item]) -> String {
         var lines: [String] = []
         let title = item.title ?? (item.type == .comment ? "comment" : "item \(item.id)")
         lines.append(item.host.flatMap { host in item.url.map { "\(title) (\(HackerNewsTerminal.link(host, to: $0)))" } } ?? title)
@@ -49,8 +51,8 @@ struct HackerNewsItemCommand: AsyncParsableCommand {
         if let descendants = item.descendants { details.append("\(descendants) comments") }
         lines.append(details.joined(separator: " · "))
         if let text = item.plainText, !text.isEmpty { lines.append("\n" + text) }
-        if let parts = item.parts { lines.append("options: " + parts.map(String.init).joined(separator: ", ")) }
-        return lines.joined(separator: "\n") + "\n"
+        for option in options { lines.append("  • \(option.plainText ?? "") — \(option.score ?? 0) votes") }
+        return lines.joined(separator: "\n") + "\n\n"
     }
 
     static func render(_ comments: [CommentNode], depth: Int, into lines: inout [String]) {
