@@ -26,7 +26,8 @@ struct HackerNewsRoutes: SandboxRouteGroup {
 
     func register(on router: Router<SandboxRequestContext>) async throws {
         let ledger = self.ledger
-        let data = HackerNewsDataset.shared
+        // The data is made on the first Hacker News call, not when a sandbox starts.
+        var data: HackerNewsDataset { HackerNewsDataset.shared }
         router.get("/hn/v0/item/:file") { request, context in
             let id = Self.stem(try context.parameters.require("file")).flatMap { Int($0) }
             return try await Self.item(id.flatMap { data.items[$0] }, request: request, context: context, ledger: ledger)
