@@ -58,7 +58,8 @@ struct CourierBenchmarks {
     static func main() {
         let done = DispatchSemaphore(value: 0)
         let failure = FailureBox()
-        Task {
+        // Detached: a plain `Task` would inherit the main actor, whose thread is blocked right here.
+        Task.detached {
             do { try await run() } catch { failure.error = "\(error)" }
             done.signal()
         }
