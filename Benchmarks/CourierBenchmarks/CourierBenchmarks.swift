@@ -292,7 +292,7 @@ struct CourierBenchmarks {
 
 /// The run's error, handed from its task to the blocked main thread (written before the
 /// semaphore is signalled, read after it is waited on).
-final class FailureBox: @unchecked Sendable {
+final class FailureBox: @unchecked Sendable { // safe: written once before signal(), read only after wait()
     var error: String?
 }
 
