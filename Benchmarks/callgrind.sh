@@ -21,7 +21,7 @@ bin=$(swift build -c release --show-bin-path)
 # Valgrind 3.19 (Debian 12) cannot read the DWARF 5 that Swift 6.3 writes ("Possibly corrupted
 # debuginfo file … Giving up"): count a copy without debug info (symbols stay).
 bench=$(mktemp)
-cp "$bin/CourierBenchmarks" "$bench" && strip --strip-debug "$bench"
+cp "$bin/CourierBenchmarks" "$bench" && strip --strip-debug "$bench" && chmod +x "$bench"
 
 port=$(( 20000 + RANDOM % 20000 ))
 data=$(mktemp -d)
