@@ -51,7 +51,26 @@ struct CourierBenchmarks {
     static let baselineName = "raw AsyncHTTPClient"
     static let courierName = "Courier (HTTPClientTransport)"
 
-    static func main() async throws {
+    /// A synchronous entry point that blocks on the async run: an `async` main parks the main
+    /// thread in libdispatch's `dispatch_main`, and valgrind dies in that thread's `rt_sigsuspend`
+    /// ("VALGRIND INTERNAL ERROR: signal 11", seen with 3.19, 3.24 and 3.27) — and callgrind's instruction count
+    /// (Benchmarks/callgrind.sh) is this benchmark's stable measure.
+    static func main() {
+        let done = DispatchSemaphore(value: 0)
+        let failure = FailureBox()
+        // Detached: a plain `Task` would inherit the main actor, whose thread is blocked right here.
+        Task.detached {
+            do { try await run() } catch { failure.error = "\(error)" }
+            done.signal()
+        }
+        done.wait()
+        if let error = failure.error {
+            FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    static func run() async throws {
         let requests = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 20_000
         // The server gets its own event loop threads, as a remote server would have. On the
         // clients' loops a connection's two ends may share one thread, and how many do depends on
@@ -60,8 +79,11 @@ struct CourierBenchmarks {
         var sandboxOptions = SandboxServer.Options()
         let serverLoops = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         sandboxOptions.eventLoopGroup = serverLoops
-        let sandbox = try await SandboxServer.start(options: sandboxOptions)
-        let base = sandbox.baseURL
+        // `COURIER_BENCH_SERVER=http://127.0.0.1:PORT` measures against a sandbox in another process
+        // (`courier serve`), so that an instruction count (Benchmarks/callgrind.sh) is the client's alone.
+        let external = ProcessInfo.processInfo.environment["COURIER_BENCH_SERVER"].flatMap { URL(string: $0) }
+        let sandbox: RunningSandbox? = external == nil ? try await SandboxServer.start(options: sandboxOptions) : nil
+        guard let base = external ?? sandbox?.baseURL else { return }
         let url = base.absoluteString + "/json"
         let decoder = JSONDecoder()
         let sampleClient = makeClient()
@@ -143,7 +165,7 @@ struct CourierBenchmarks {
             let m = try await measure(instance.call, requests: requests, concurrency: concurrency)
             print("\(contenders[only].name): \(Int(m.throughput)) req/s")
             try await instance.close()
-            await sandbox.stop()
+            await sandbox?.stop()
             try await serverLoops.shutdownGracefully()
             return
         }
@@ -208,7 +230,7 @@ struct CourierBenchmarks {
             }
         }
         for verdict in verdicts { print(verdict) }
-        await sandbox.stop()
+        await sandbox?.stop()
         try await serverLoops.shutdownGracefully()
     }
 
@@ -266,6 +288,12 @@ struct CourierBenchmarks {
     static func micros(_ d: Duration) -> Double {
         Double(d.components.seconds) * 1e6 + Double(d.components.attoseconds) / 1e12
     }
+}
+
+/// The run's error, handed from its task to the blocked main thread (written before the
+/// semaphore is signalled, read after it is waited on).
+final class FailureBox: @unchecked Sendable { // safe: written once before signal(), read only after wait()
+    var error: String?
 }
 
 /// Wall time and latencies of one or more runs.

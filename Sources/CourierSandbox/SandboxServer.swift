@@ -5,7 +5,8 @@ import NIOCore
 import ServiceLifecycle
 
 /// Courier's sandbox: a Hummingbird server with httpbin-style fault routes, probe routes for
-/// concurrency tests, sample data, and (from the Accounts issue) the seminar's User API.
+/// concurrency tests, sample data, server-sent events (`/sse`), routes for retries (`/flaky`) and
+/// de-duplication (`/counted`), and (from the Accounts issue) the seminar's User API.
 ///
 /// Start it in-process on an ephemeral loopback port for tests and the demo:
 /// ```swift
@@ -50,6 +51,9 @@ public struct SandboxServer: Sendable {
         FaultRoutes().register(on: router)
         ProbeRoutes(counter: probe).register(on: router)
         SampleRoutes().register(on: router)
+        SSERoutes().register(on: router)
+        FlakyRoutes().register(on: router)
+        CountedRoutes().register(on: router)
         for extensionRoutes in await SandboxExtensions.registered(options: options, logger: logger) {
             try await extensionRoutes.register(on: router)
         }

@@ -1,6 +1,5 @@
 import Courier
 import Foundation
-import Synchronization
 
 /// The core part of `courier demo`: typed endpoints against the sandbox, each error case shown.
 enum CoreDemo {
@@ -10,7 +9,8 @@ enum CoreDemo {
         var oneLine = ""
     }
 
-    /// The sandbox's httpbin-style routes as a Courier endpoint enum.
+    /// The sandbox's httpbin-style routes as a Courier endpoint enum; the client's base URL
+    /// points it at the sandbox's ephemeral port.
     enum SandboxAPI: Endpoint {
         case sample
         case echo(query: String)
@@ -19,7 +19,7 @@ enum CoreDemo {
         case invalidJSON
         case slow(ms: Int)
 
-        var baseURL: URL { DemoBase.url }
+        var baseURL: URL { URL(string: "http://127.0.0.1:8080")! }
         var path: String {
             switch self {
             case .sample: "/json"
@@ -51,8 +51,7 @@ enum CoreDemo {
     struct Named: Decodable, Sendable { let id: Int; let name: String }
 
     static func run(baseURL: URL, output: @escaping @Sendable (String) -> Void) async -> Summary {
-        DemoBase.set(baseURL)
-        let client = NetworkClient()
+        let client = NetworkClient(configuration: .init(baseURL: baseURL))
         var summary = Summary()
         output("── Courier core: typed endpoints, one NetworkError ──")
 
@@ -96,21 +95,5 @@ enum CoreDemo {
         }
         summary.oneLine = "core \(summary.steps - summary.failures)/\(summary.steps) as expected"
         return summary
-    }
-}
-
-/// The demo's sandbox address (set once before the walk).
-enum DemoBase {
-    private static let storage = LockedURL()
-    static var url: URL { storage.value }
-    static func set(_ url: URL) { storage.value = url }
-}
-
-/// A URL behind a lock, so the endpoint enum can read the sandbox's ephemeral address.
-final class LockedURL: Sendable {
-    private let url = Mutex(URL(fileURLWithPath: "/"))
-    var value: URL {
-        get { url.withLock { $0 } }
-        set { url.withLock { $0 = newValue } }
     }
 }

@@ -31,9 +31,15 @@ struct DemoCommand: AsyncParsableCommand {
         let llm = await LLMDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
         steps += llm.steps
         failures += llm.failures
+        let resilience = await ResilienceDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
+        steps += resilience.steps
+        failures += resilience.failures
         let concurrency = await ConcurrencyDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
         steps += concurrency.steps
         failures += concurrency.failures
+        let hackerNews = await HackerNewsDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
+        steps += hackerNews.steps
+        failures += hackerNews.failures
         await sandbox.stop()
         Terminal.output("\n\(failures == 0 ? "✓" : "✗") demo finished: \(steps) steps, \(failures) unexpected — \(core.oneLine); \(accounts.oneLine)")
         if failures > 0 { throw ExitCode(1) }

@@ -2,21 +2,22 @@ import Testing
 
 // Shared by every test target (see Package.swift): polling, recording and gauges for assertions.
 
-/// Waits (in real time, up to `timeout`) until `condition` holds; records an issue otherwise.
+/// Waits (in real time, up to `timeout`) until `condition` holds (a throw counts as "not yet");
+/// records an issue and returns false otherwise.
 @discardableResult
 public func eventually(
     timeout: Duration = .seconds(10),
     _ comment: Comment? = nil,
     sourceLocation: SourceLocation = #_sourceLocation,
-    _ condition: @Sendable () async -> Bool
+    _ condition: () async throws -> Bool
 ) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: timeout)
     while clock.now < deadline {
-        if await condition() { return true }
+        if (try? await condition()) == true { return true }
         try? await Task.sleep(for: .milliseconds(1))
     }
-    if await condition() { return true }
+    if (try? await condition()) == true { return true }
     Issue.record(comment ?? "condition not met within \(timeout)", sourceLocation: sourceLocation)
     return false
 }

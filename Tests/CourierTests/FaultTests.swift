@@ -31,9 +31,10 @@ struct FaultTests {
             return
         }
         #expect(urlError.code == .cannotConnectToHost)
-        // Without retrying, a refused connection fails in milliseconds; the bound leaves room for
-        // a loaded CI machine running the whole suite in parallel (AHC's default would take 10 s).
-        #expect(elapsed < .seconds(1), "\(elapsed)")
+        // Without retrying, a refused connection fails in milliseconds (10 ms alone); the bound
+        // leaves room for a 2-core CI machine running the whole suite, bcrypt included (1.0–1.3 s
+        // seen there), and still catches AsyncHTTPClient's default of retrying for 10 s.
+        #expect(elapsed < .seconds(3), "\(elapsed)")
     }
 
     @Test("unknown host → cannotFindHost", arguments: [TransportKind.asyncHTTPClient])
@@ -61,7 +62,7 @@ struct FaultTests {
                                                            task: .requestParameters(query, encoding: .url), timeout: .milliseconds(300)))
                 }
                 #expect(error == .networkError(URLError(.timedOut)), "\(path)")
-                #expect(ContinuousClock.now - start < .milliseconds(1500), "\(path)")
+                #expect(ContinuousClock.now - start < .milliseconds(2500), "\(path)")
             }
         }
     }

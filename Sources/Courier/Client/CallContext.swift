@@ -17,6 +17,9 @@ public struct CallContext: Sendable {
     /// The body is read as it arrives (server-sent events): a transport should hand it back as
     /// a stream instead of buffering it, and ``deadline`` bounds only the wait for the head.
     public var streamsResponse: Bool
+    /// For a streamed body: no bytes for this long fails it with `URLError(.timedOut)`. Honoured by
+    /// an ``IdleTimeoutAwareTransport``; for others the client watches the body itself.
+    public var idleTimeout: Duration?
 
     /// Creates a context.
     public init(
@@ -24,13 +27,15 @@ public struct CallContext: Sendable {
         secrets: [String] = [],
         maxResponseBytes: Int? = nil,
         traits: CallTraits = CallTraits(),
-        streamsResponse: Bool = false
+        streamsResponse: Bool = false,
+        idleTimeout: Duration? = nil
     ) {
         self.deadline = deadline
         self.secrets = secrets
         self.maxResponseBytes = maxResponseBytes
         self.traits = traits
         self.streamsResponse = streamsResponse
+        self.idleTimeout = idleTimeout
     }
 
     /// The context of the request this task is sending, if any.
@@ -40,3 +45,11 @@ public struct CallContext: Sendable {
 /// A transport that honours ``CallContext/deadline`` itself, so ``NetworkClient`` need not
 /// race the call against a timer.
 public protocol DeadlineAwareTransport: Sendable {}
+
+/// A transport that streams a response body as it arrives and may enforce
+/// ``CallContext/idleTimeout`` on it itself — cheaper than the client watching the body from a
+/// task of its own (one hand-over per network read instead of two).
+public protocol IdleTimeoutAwareTransport: Sendable {
+    /// Whether this instance enforces the idle timeout.
+    var enforcesIdleTimeout: Bool { get }
+}

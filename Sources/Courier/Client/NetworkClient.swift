@@ -84,9 +84,9 @@ public final class NetworkClient: NetworkProviding, Sendable {
         let operationID: String
 
         /// The context middlewares and the transport see for this call.
-        func context(maxResponseBytes: Int, streams: Bool = false) -> CallContext {
+        func context(maxResponseBytes: Int, streams: Bool = false, idleTimeout: Duration? = nil) -> CallContext {
             CallContext(deadline: ContinuousClock.now + timeout, secrets: secrets, maxResponseBytes: maxResponseBytes,
-                        traits: traits, streamsResponse: streams)
+                        traits: traits, streamsResponse: streams, idleTimeout: idleTimeout)
         }
     }
 
@@ -112,12 +112,13 @@ public final class NetworkClient: NetworkProviding, Sendable {
     }
 
     /// Sends `call` through the middlewares and the transport with the body handed back as it
-    /// arrives (for event streams). An error status is thrown, its body read within the limit.
-    func openStream(_ call: Call) async throws(NetworkError) -> (HTTPResponse, HTTPBody?) {
+    /// arrives (for event streams), silent for at most `idleTimeout`. An error status is thrown,
+    /// its body read within the limit.
+    func openStream(_ call: Call, idleTimeout: Duration?) async throws(NetworkError) -> (HTTPResponse, HTTPBody?) {
         let built = call.built
         if let host = built.plainHTTPHost { try checkTransportSecurity(host: host) }
         let limit = configuration.maxResponseBytes
-        let context = call.context(maxResponseBytes: limit, streams: true)
+        let context = call.context(maxResponseBytes: limit, streams: true, idleTimeout: idleTimeout)
         let operationID = call.operationID
         do {
             let (head, body) = try await CallContext.$current.withValue(context) {
@@ -129,6 +130,9 @@ public final class NetworkClient: NetworkProviding, Sendable {
                 var bytes = Data()
                 if let body { bytes = try await BodyCollector.collect(body, limit: limit) }
                 throw call.statusMapping.error(for: head, body: bytes) ?? error
+            }
+            if let idleTimeout, let body, (configuration.transport as? any IdleTimeoutAwareTransport)?.enforcesIdleTimeout != true {
+                return (head, IdleWatchedBody.watch(body, idleTimeout: idleTimeout))
             }
             return (head, body)
         } catch {

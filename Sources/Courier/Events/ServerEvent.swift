@@ -51,3 +51,15 @@ public struct DecodedServerEvent<Value: Sendable>: Sendable {
 }
 
 extension DecodedServerEvent: Equatable where Value: Equatable {}
+
+extension ServerEvent {
+    /// The events in `chunks` of an event stream, parsed as ``NetworkClient/events(_:options:)``
+    /// parses a body (an unfinished last event is dropped) — for tests and tools that hold the
+    /// bytes already.
+    public static func parse(_ chunks: some Sequence<ArraySlice<UInt8>>) throws(NetworkError) -> [ServerEvent] {
+        var parser = EventStreamParser()
+        var events: [ServerEvent] = []
+        for chunk in chunks { events += try parser.feed(chunk) }
+        return events
+    }
+}

@@ -6,7 +6,8 @@ import OpenAPIRuntime
 /// Sends `Authorization: Bearer <token>` and keeps the token fresh: refreshes it shortly before
 /// it expires, and on a 401 refreshes once and replays the call. However many calls are
 /// refused at once, one refresh runs; if it throws, every one of them ends in
-/// ``NetworkError/unauthorized(_:)``; if it returns nil (nothing to refresh with), the server's
+/// ``NetworkError/unauthorized(_:)`` (and calls refused with the same token in the next 10 s
+/// fail the same way without another refresh); if it returns nil (nothing to refresh with), the server's
 /// 401 answer stands. A call refreshes at most once, so a replay that is refused again is
 /// answered as is (no refresh loop).
 ///

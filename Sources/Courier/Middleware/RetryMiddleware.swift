@@ -74,6 +74,8 @@ public struct RetryMiddleware: ClientMiddleware {
             } catch {
                 outcome = .failure(error)
             }
+            // The caller has gone: its answer is taskCancelled, whatever this attempt got.
+            if Task.isCancelled { throw CancellationError() }
             guard let failure = classify(outcome) else {
                 if case .success = outcome { budget?.recordSuccess() }
                 return try outcome.get()
@@ -121,7 +123,6 @@ public struct RetryMiddleware: ClientMiddleware {
 
     private func decide(_ failure: Failure, attempt: Int, attemptTook: Duration, deadline: ContinuousClock.Instant?) -> Decision {
         if attempt >= policy.maxAttempts { return .giveUp("\(attempt) attempts made") }
-        if Task.isCancelled { return .giveUp(nil) }
         if let budget, !budget.allowsRetry { return .giveUp("retry budget exhausted") }
         var delay = policy.backoff(retry: attempt, random: random())
         if let seconds = failure.retryAfter {
@@ -141,11 +142,12 @@ public struct RetryMiddleware: ClientMiddleware {
     ) {
         let redactor = Redactor(secrets: context?.secrets ?? [])
         var metadata: Logger.Metadata = [
+            "method": "\(request.method.rawValue)",
             "attempt": "\(attempt)",
             "reason": "\(redactor.text(failure.reason))",
             "url": "\(redactor.url(HTTPClientTransport.join(baseURL, request.path ?? "/")))",
         ]
         if let delay { metadata["delayMs"] = "\(delay.milliseconds)" }
-        logger.notice("\(message) \(request.method.rawValue)", metadata: metadata)
+        logger.notice("\(message)", metadata: metadata)
     }
 }

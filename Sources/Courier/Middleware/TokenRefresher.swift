@@ -2,13 +2,23 @@
 ///
 /// Calls that were refused with the same token share one refresh; a call that arrives after
 /// the refresh finished finds that the current token is no longer the one it was refused with
-/// and uses the current one without refreshing again.
+/// and uses the current one without refreshing again. A refresh that failed is remembered for
+/// ``failureMemory``: calls refused with the same token in that time get the same failure
+/// instead of starting a refresh each (no refresh storm against a failing auth server).
 actor TokenRefresher {
     private let current: @Sendable () async -> BearerToken?
     private let refresh: @Sendable (BearerToken?) async throws -> BearerToken?
     private var flights: [String: Task<BearerToken?, any Error>] = [:]
+    private var failures: [String: (error: any Error, at: ContinuousClock.Instant)] = [:]
+    /// How long a failed refresh answers for its token.
+    let failureMemory: Duration
 
-    init(current: @escaping @Sendable () async -> BearerToken?, refresh: @escaping @Sendable (BearerToken?) async throws -> BearerToken?) {
+    init(
+        failureMemory: Duration = .seconds(10),
+        current: @escaping @Sendable () async -> BearerToken?,
+        refresh: @escaping @Sendable (BearerToken?) async throws -> BearerToken?
+    ) {
+        self.failureMemory = failureMemory
         self.current = current
         self.refresh = refresh
     }
@@ -18,6 +28,7 @@ actor TokenRefresher {
     func replacement(for rejected: BearerToken?, margin: Duration) async throws -> BearerToken? {
         let key = rejected?.value ?? ""
         if let flight = flights[key] { return try await flight.value }
+        if let failure = failures[key], ContinuousClock.now - failure.at < failureMemory { throw failure.error }
         let current = self.current
         let refresh = self.refresh
         let flight = Task { () async throws -> BearerToken? in
@@ -26,6 +37,11 @@ actor TokenRefresher {
         }
         flights[key] = flight
         defer { flights[key] = nil }
-        return try await flight.value
+        do {
+            return try await flight.value
+        } catch {
+            failures[key] = (error, ContinuousClock.now)
+            throw error
+        }
     }
 }

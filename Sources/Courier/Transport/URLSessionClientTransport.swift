@@ -9,8 +9,9 @@ import FoundationNetworking
 /// A `ClientTransport` over Foundation's `URLSession` — the Apple-platform default; on Linux it
 /// works through FoundationNetworking (libcurl), which buffers whole bodies.
 ///
-/// It honours ``CallContext/deadline`` through the request's timeout interval.
-public final class URLSessionClientTransport: ClientTransport, BufferingTransport, DeadlineAwareTransport, Sendable {
+/// It honours ``CallContext/deadline`` through the request's timeout interval, and streams
+/// answers that ``CallContext/streamsResponse`` asks for through a delegate-based session.
+public final class URLSessionClientTransport: ClientTransport, BufferingTransport, DeadlineAwareTransport, IdleTimeoutAwareTransport, Sendable {
     /// A transport over a session with an ephemeral configuration.
     public static let shared = URLSessionClientTransport(session: URLSession(configuration: .ephemeral))
 
@@ -19,6 +20,9 @@ public final class URLSessionClientTransport: ClientTransport, BufferingTranspor
     /// Redirects followed before `URLError(.httpTooManyRedirects)` (Linux's URLSession has no limit).
     public let maxRedirects: Int
 
+    /// A session for streamed answers, with `session`'s configuration, made on first use.
+    private let streaming = Mutex<StreamingSession?>(nil)
+
     /// A transport over `session`.
     public init(session: URLSession, maxRedirects: Int = 10) {
         self.session = session
@@ -26,11 +30,37 @@ public final class URLSessionClientTransport: ClientTransport, BufferingTranspor
     }
 
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        if CallContext.current?.streamsResponse == true {
+            return try await stream(request, body: body, baseURL: baseURL)
+        }
         let (head, data) = try await sendBuffered(request, body: body, baseURL: baseURL)
         return (head, HTTPBody(data))
     }
 
-    func sendBuffered(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (HTTPResponse, Data) {
+    /// Streamed answers: URLSession's request timeout is an idle timeout (no bytes for that
+    /// long), so ``CallContext/idleTimeout`` is enforced by URLSession itself.
+    public var enforcesIdleTimeout: Bool { true }
+
+    /// One request whose body is handed over as it arrives (``CallContext/streamsResponse``),
+    /// silent for at most ``CallContext/idleTimeout`` (the deadline's remainder when there is none).
+    private func stream(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (HTTPResponse, HTTPBody?) {
+        var urlRequest = try self.urlRequest(request, baseURL: baseURL)
+        if let idle = CallContext.current?.idleTimeout { urlRequest.timeoutInterval = Self.seconds(idle) }
+        if let body { urlRequest.httpBody = try await Data(collecting: body, upTo: 64 * 1024 * 1024) }
+        try Task.checkCancellation()
+        let streaming = self.streaming.withLock { streaming in
+            if let existing = streaming { return existing }
+            let made = StreamingSession(configuration: session.configuration, maxRedirects: maxRedirects)
+            streaming = made
+            return made
+        }
+        let (http, bytes) = try await streaming.start(urlRequest)
+        let length = http.expectedContentLength >= 0 ? HTTPBody.Length.known(http.expectedContentLength) : .unknown
+        return (Self.head(http), HTTPBody(bytes, length: length, iterationBehavior: .single))
+    }
+
+    /// `request` as a `URLRequest`, its timeout the deadline's remainder.
+    private func urlRequest(_ request: HTTPRequest, baseURL: URL) throws -> URLRequest {
         guard let url = URL(string: HTTPClientTransport.join(baseURL, request.path ?? "/")) else {
             throw NetworkError.invalidURL
         }
@@ -40,10 +70,27 @@ public final class URLSessionClientTransport: ClientTransport, BufferingTranspor
             urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
         }
         if let deadline = CallContext.current?.deadline {
-            let remaining = ContinuousClock.now.duration(to: deadline)
-            let (seconds, attoseconds) = remaining.components
-            urlRequest.timeoutInterval = max(0.001, Double(seconds) + Double(attoseconds) / 1e18)
+            urlRequest.timeoutInterval = max(0.001, Self.seconds(ContinuousClock.now.duration(to: deadline)))
         }
+        return urlRequest
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// The response head of `http`.
+    private static func head(_ http: HTTPURLResponse) -> HTTPResponse {
+        var fields = HTTPFields()
+        for (key, value) in http.allHeaderFields {
+            guard let key = key as? String, let name = HTTPField.Name(key), let value = value as? String else { continue }
+            fields.append(HTTPField(name: name, value: value))
+        }
+        return HTTPResponse(status: .init(code: http.statusCode), headerFields: fields)
+    }
+
+    func sendBuffered(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (HTTPResponse, Data) {
+        let urlRequest = try self.urlRequest(request, baseURL: baseURL)
         try Task.checkCancellation()
         let data: Data
         let urlResponse: URLResponse
@@ -62,13 +109,7 @@ public final class URLSessionClientTransport: ClientTransport, BufferingTranspor
         }
         if redirects.exceeded { throw URLError(.httpTooManyRedirects) }
         guard let http = urlResponse as? HTTPURLResponse else { throw NetworkError.invalidResponse }
-        var fields = HTTPFields()
-        for (key, value) in http.allHeaderFields {
-            guard let key = key as? String, let name = HTTPField.Name(key), let value = value as? String else { continue }
-            fields.append(HTTPField(name: name, value: value))
-        }
-        let head = HTTPResponse(status: .init(code: http.statusCode), headerFields: fields)
-        return (head, data)
+        return (Self.head(http), data)
     }
 }
 

@@ -21,13 +21,14 @@ enum TokenLookup: Sendable, Equatable {
 
 /// The accounts database: one SQLite file in WAL mode with `synchronous=FULL`, so a committed
 /// write survives a kill (and a power cut) and a kill mid-write leaves the last committed state.
+/// Refresh tokens are in `AccountStore+RefreshTokens.swift`.
 ///
 /// Every statement goes through one lock, so a transaction's statements are never interleaved
 /// with another request's on the shared connection.
 actor AccountStore {
     private let connection: SQLiteConnection
     private let lock = AsyncLock()
-    private let maxTokensPerUser = 20
+    private static let maxTokensPerUser = 20
 
     /// Opens (creating if needed) the database at `file` and brings its schema up to date; with
     /// no file, a private in-memory database that goes away with the store.
@@ -89,6 +90,13 @@ actor AccountStore {
             _ = try await db.query("CREATE INDEX IF NOT EXISTS tokens_by_user ON tokens(user_id)")
             _ = try await db.query("PRAGMA user_version = 1")
         }
+        // Schema 2 adds refresh tokens; a schema-1 file from before them is upgraded in place.
+        try await transaction { db in
+            let version = try await db.query("PRAGMA user_version").first?.column("user_version")?.integer ?? 0
+            guard version < 2 else { return }
+            try await Self.createRefreshTokens(in: db)
+            _ = try await db.query("PRAGMA user_version = 2")
+        }
     }
 
     // MARK: Users
@@ -146,20 +154,17 @@ actor AccountStore {
 
     // MARK: Tokens
 
-    /// Stores a token's hash for `userID`, dropping the user's expired tokens and all but the
-    /// newest ``maxTokensPerUser`` in the same transaction.
-    func insertToken(hash: String, userID: Int, expiresAt: Date) async throws {
+    /// Stores a token's hash for `userID` inside a transaction, dropping the user's expired tokens
+    /// and all but the newest ``maxTokensPerUser``.
+    static func storeToken(in db: SQLiteConnection, hash: String, userID: Int, expiresAt: Date) async throws {
         let now = Date().timeIntervalSince1970
-        let keep = maxTokensPerUser - 1
-        try await transaction { db in
-            _ = try await db.query("DELETE FROM tokens WHERE user_id = ? AND expires_at <= ?", [.integer(userID), .float(now)])
-            _ = try await db.query("""
-                DELETE FROM tokens WHERE user_id = ? AND token_hash NOT IN
-                (SELECT token_hash FROM tokens WHERE user_id = ? ORDER BY created_at DESC LIMIT ?)
-                """, [.integer(userID), .integer(userID), .integer(keep)])
-            _ = try await db.query("INSERT INTO tokens (token_hash, user_id, expires_at, created_at) VALUES (?, ?, ?, ?)",
-                                   [.text(hash), .integer(userID), .float(expiresAt.timeIntervalSince1970), .float(now)])
-        }
+        _ = try await db.query("DELETE FROM tokens WHERE user_id = ? AND expires_at <= ?", [.integer(userID), .float(now)])
+        _ = try await db.query("""
+            DELETE FROM tokens WHERE user_id = ? AND token_hash NOT IN
+            (SELECT token_hash FROM tokens WHERE user_id = ? ORDER BY created_at DESC LIMIT ?)
+            """, [.integer(userID), .integer(userID), .integer(maxTokensPerUser - 1)])
+        _ = try await db.query("INSERT INTO tokens (token_hash, user_id, expires_at, created_at) VALUES (?, ?, ?, ?)",
+                               [.text(hash), .integer(userID), .float(expiresAt.timeIntervalSince1970), .float(now)])
     }
 
     /// Who a token hash belongs to; an expired token is deleted on sight.
@@ -186,19 +191,21 @@ actor AccountStore {
         return UserRecord(id: id, username: username, name: name, email: email, age: age, status: status)
     }
 
-    private func query(_ sql: String, _ binds: [SQLiteData] = []) async throws -> [SQLiteRow] {
+    func query(_ sql: String, _ binds: [SQLiteData] = []) async throws -> [SQLiteRow] {
         let connection = self.connection
         return try await lock.withLock { try await connection.query(sql, binds) }
     }
 
     /// Runs `body` between `BEGIN IMMEDIATE` and `COMMIT` (rolled back if it throws).
-    private func transaction(_ body: @Sendable (SQLiteConnection) async throws -> Void) async throws {
+    @discardableResult
+    func transaction<T: Sendable>(_ body: @Sendable (SQLiteConnection) async throws -> T) async throws -> T {
         let connection = self.connection
-        try await lock.withLock {
+        return try await lock.withLock {
             _ = try await connection.query("BEGIN IMMEDIATE")
             do {
-                try await body(connection)
+                let result = try await body(connection)
                 _ = try await connection.query("COMMIT")
+                return result
             } catch {
                 _ = try? await connection.query("ROLLBACK")
                 throw error

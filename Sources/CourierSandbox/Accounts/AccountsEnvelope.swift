@@ -49,6 +49,11 @@ struct AccountsFailure: Error, Sendable, Equatable {
     static let expiredToken = unauthorized("토큰이 만료되었습니다. 다시 로그인하세요")
     static let badCredentials = AccountsFailure(
         status: .unauthorized, code: "UNAUTHORIZED", message: "아이디 또는 비밀번호가 올바르지 않습니다")
+    static let badRefreshToken = AccountsFailure(status: .unauthorized, code: "UNAUTHORIZED", message: "유효하지 않은 리프레시 토큰입니다")
+    static let expiredRefreshToken = AccountsFailure(
+        status: .unauthorized, code: "UNAUTHORIZED", message: "리프레시 토큰이 만료되었습니다. 다시 로그인하세요")
+    static let reusedRefreshToken = AccountsFailure(
+        status: .unauthorized, code: "UNAUTHORIZED", message: "이미 사용된 리프레시 토큰입니다. 다시 로그인하세요")
     static let forbidden = AccountsFailure(status: .forbidden, code: "FORBIDDEN", message: "본인 계정만 조회·수정·삭제할 수 있습니다")
     static let notFound = AccountsFailure(status: .notFound, code: "NOT_FOUND", message: "사용자를 찾을 수 없습니다")
     static let usernameTaken = AccountsFailure(status: .conflict, code: "CONFLICT", message: "이미 존재하는 사용자명")

@@ -8,12 +8,16 @@ import Logging
 /// | Method | Path | Body | Answer `data` |
 /// |---|---|---|---|
 /// | POST | /api/v1/users | RegisterRequest | UserResponse (201) |
-/// | POST | /api/v1/auth/login | LoginRequest | LoginResponse + `token`, `expiresAt` |
+/// | POST | /api/v1/auth/login | LoginRequest | LoginResponse + `token`, `expiresAt`, `refreshToken`, `refreshExpiresAt` |
+/// | POST | /api/v1/auth/refresh | `{"refreshToken"}` | `userId`, `token`, `expiresAt`, `refreshToken`, `refreshExpiresAt` (a new pair; the presented refresh token stops working) |
 /// | GET | /api/v1/users/{id} | — | UserResponse (owner's token) |
 /// | PATCH | /api/v1/users/{id} | UpdateUserRequest | UserResponse (owner's token) |
 /// | DELETE | /api/v1/users/{id} | — | null (owner's token) |
 ///
-/// Every answer, errors included, is `{"success","code","message","data"}`.
+/// Every answer, errors included, is `{"success","code","message","data"}`. A refresh token is
+/// spent by its first use; presenting it again answers 401 and revokes every refresh token of
+/// its user (access tokens stay valid until they expire). An unknown, expired or malformed
+/// refresh token answers 401.
 struct AccountsRoutes: SandboxRouteGroup {
     let dataDirectory: URL?
     let settings: AccountsSettings
@@ -43,6 +47,9 @@ struct AccountsRoutes: SandboxRouteGroup {
         router.post("/api/v1/auth/login") { request, context in
             await handlers.respond { () async throws(AccountsFailure) in try await handlers.login(request, context: context) }
         }
+        router.post("/api/v1/auth/refresh") { request, context in
+            await handlers.respond { () async throws(AccountsFailure) in try await handlers.refresh(request, context: context) }
+        }
         router.get("/api/v1/users/:id") { request, context in
             await handlers.respond { () async throws(AccountsFailure) in try await handlers.show(request, context: context) }
         }
@@ -60,7 +67,8 @@ struct AccountsRoutes: SandboxRouteGroup {
     private func registerFallbacks(on router: Router<SandboxRequestContext>) {
         let methods: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete]
         let allowed: [(RouterPath, [HTTPRequest.Method])] = [
-            ("/api/v1/users", [.post]), ("/api/v1/auth/login", [.post]), ("/api/v1/users/:id", [.get, .patch, .delete]),
+            ("/api/v1/users", [.post]), ("/api/v1/auth/login", [.post]), ("/api/v1/auth/refresh", [.post]),
+            ("/api/v1/users/:id", [.get, .patch, .delete]),
         ]
         for (path, allow) in allowed {
             for method in methods where !allow.contains(method) {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// How the sandbox's User API behaves: password hashing cost, token lifetime, limits.
+/// How the sandbox's User API behaves: password hashing cost, token lifetimes, limits.
 ///
 /// The defaults suit a developer machine. A test or a benchmark that needs other values sets
 /// them for the servers it starts, without touching ``SandboxServer/Options``:
@@ -14,8 +14,10 @@ import Foundation
 public struct AccountsSettings: Sendable {
     /// bcrypt cost (log₂ of the rounds). 10 is OWASP's floor for bcrypt; each step doubles the time.
     public var bcryptCost: UInt8 = 10
-    /// How long a login token is valid.
+    /// How long a login token (the access token) is valid.
     public var tokenLifetime: Duration = .seconds(3600)
+    /// How long a refresh token is valid; each refresh hands out a new one with this lifetime.
+    public var refreshTokenLifetime: Duration = .seconds(30 * 24 * 3600)
     /// Request bodies larger than this many bytes are refused with 400.
     public var maxBodyBytes: Int = 16 * 1024
     /// Login rate limits.

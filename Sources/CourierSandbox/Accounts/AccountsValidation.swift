@@ -105,6 +105,16 @@ struct LoginInput: Sendable {
     }
 }
 
+/// A checked `POST /api/v1/auth/refresh` body. Only presence and type are checked here: a
+/// malformed token is answered like an unknown one (401).
+struct RefreshInput: Sendable {
+    var refreshToken: String
+
+    init(_ body: Data) throws(AccountsFailure) {
+        refreshToken = try JSONObjectReader(body, allowed: ["refreshToken"]).string("refreshToken")
+    }
+}
+
 /// A checked `PATCH /api/v1/users/{id}` body: any of name, email, age; at least one.
 struct UpdateInput: Sendable {
     var name: String?

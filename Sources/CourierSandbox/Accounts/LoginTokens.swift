@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
 
-/// Login tokens: 32 bytes from the system's secure random source, sent as base64url; the
-/// database keeps only their SHA-256, so a copy of the file cannot be replayed as a login.
+/// Login tokens (access and refresh): 32 bytes from the system's secure random source, sent as
+/// base64url; the database keeps only their SHA-256, so a copy of the file cannot be replayed as a login.
 enum LoginTokens {
     /// A new token (43 characters of base64url, 256 bits).
     static func make() -> String {
@@ -25,8 +25,13 @@ enum LoginTokens {
         let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
         let token = parts[1].trimmingCharacters(in: .whitespaces)
-        let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-        guard token.count == 43, token.allSatisfy({ alphabet.contains($0) }) else { return nil }
-        return token
+        return isWellFormed(token) ? token : nil
     }
+
+    /// Whether `token` could be one of ours: 43 characters of base64url.
+    static func isWellFormed(_ token: String) -> Bool {
+        token.count == 43 && token.allSatisfy { alphabet.contains($0) }
+    }
+
+    private static let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 }

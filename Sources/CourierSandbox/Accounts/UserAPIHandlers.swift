@@ -4,12 +4,12 @@ import Hummingbird
 import Logging
 import NIOCore
 
-/// The five User API calls. Each either returns a wrapped success or throws the
-/// ``AccountsFailure`` that becomes the wrapped error answer.
+/// The five User API calls and the token refresh. Each either returns a wrapped success or
+/// throws the ``AccountsFailure`` that becomes the wrapped error answer.
 ///
 /// Order of checks on `/users/{id}`: token (401) → id (400) → the user exists (404) → it is the
-/// caller's own account (403) → body (400). Logs never carry a password, a token or a username
-/// from a failed login (people type passwords into the username field).
+/// caller's own account (403) → body (400). Logs never carry a password, a token (access or
+/// refresh) or a username from a failed login (people type passwords into the username field).
 struct UserAPIHandlers: Sendable {
     let store: AccountStore
     let hasher: PasswordHasher
@@ -67,12 +67,29 @@ struct UserAPIHandlers: Sendable {
             throw .badCredentials
         }
         await limiter.recordSuccess(username: input.username)
-        let token = LoginTokens.make()
-        let expiresAt = Date().addingTimeInterval(Self.seconds(settings.tokenLifetime))
-        try await database { try await store.insertToken(hash: LoginTokens.storedHash(of: token), userID: account.id, expiresAt: expiresAt) }
+        let tokens = LoginTokenPair(settings: settings)
+        try await database { try await store.insertTokens(tokens.hashes, userID: account.id) }
         logger.debug("login", metadata: ["userId": "\(account.id)"])
-        let data = LoginData(userId: account.id, message: "로그인 성공", token: token, expiresAt: Self.iso8601(expiresAt))
-        return AccountsEnvelope.response(data, message: "로그인 성공")
+        return AccountsEnvelope.response(LoginData(userId: account.id, message: "로그인 성공", tokens: tokens), message: "로그인 성공")
+    }
+
+    /// Trades a refresh token for a new access token and a new refresh token (rotation); a
+    /// rotated token presented again revokes all the user's refresh tokens.
+    func refresh(_ request: Request, context: some RequestContext) async throws(AccountsFailure) -> Response {
+        let input = try RefreshInput(try await body(of: request))
+        guard LoginTokens.isWellFormed(input.refreshToken) else { throw .badRefreshToken }
+        let tokens = LoginTokenPair(settings: settings)
+        let hash = LoginTokens.storedHash(of: input.refreshToken)
+        switch try await database({ try await store.rotateRefreshToken(hash: hash, replacement: tokens.hashes) }) {
+        case .rotated(let userID):
+            logger.debug("token refreshed", metadata: ["userId": "\(userID)"])
+            return AccountsEnvelope.response(RefreshData(userId: userID, tokens: tokens), message: "토큰이 갱신되었습니다")
+        case .reused(let userID):
+            logger.notice("refresh token reused; the user's refresh tokens are revoked", metadata: ["userId": "\(userID)"])
+            throw .reusedRefreshToken
+        case .expired: throw .expiredRefreshToken
+        case .unknown: throw .badRefreshToken
+        }
     }
 
     func show(_ request: Request, context: some RequestContext) async throws(AccountsFailure) -> Response {
@@ -171,10 +188,39 @@ struct UserAPIHandlers: Sendable {
     }
 }
 
-/// `data` of a successful login: the seed's `userId` and `message`, plus the bearer token.
+/// `data` of a successful login: the seed's `userId` and `message`, plus the bearer token and
+/// the refresh token.
 struct LoginData: Encodable, Sendable {
     var userId: Int
     var message: String
     var token: String
     var expiresAt: String
+    var refreshToken: String
+    var refreshExpiresAt: String
+
+    init(userId: Int, message: String, tokens: LoginTokenPair) {
+        self.userId = userId
+        self.message = message
+        token = tokens.token
+        expiresAt = UserAPIHandlers.iso8601(tokens.expiresAt)
+        refreshToken = tokens.refreshToken
+        refreshExpiresAt = UserAPIHandlers.iso8601(tokens.refreshExpiresAt)
+    }
+}
+
+/// `data` of a successful refresh: the user and the new pair.
+struct RefreshData: Encodable, Sendable {
+    var userId: Int
+    var token: String
+    var expiresAt: String
+    var refreshToken: String
+    var refreshExpiresAt: String
+
+    init(userId: Int, tokens: LoginTokenPair) {
+        self.userId = userId
+        token = tokens.token
+        expiresAt = UserAPIHandlers.iso8601(tokens.expiresAt)
+        refreshToken = tokens.refreshToken
+        refreshExpiresAt = UserAPIHandlers.iso8601(tokens.refreshExpiresAt)
+    }
 }

@@ -41,16 +41,7 @@ struct FaultRoutes {
         }
         router.get("/bytes/:n") { _, context in
             let n = min(try context.parameters.require("n", as: Int.self), 256 * 1024 * 1024)
-            // Byte i is i mod 256, streamed in 64 KiB pieces (never built whole, never a tight loop per byte).
-            return Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: ResponseBody(contentLength: n) { writer in
-                var remaining = n
-                while remaining > 0 {
-                    let count = min(remaining, Self.pattern.readableBytes)
-                    try await writer.write(Self.pattern.getSlice(at: 0, length: count) ?? ByteBuffer())
-                    remaining -= count
-                }
-                try await writer.finish(nil)
-            })
+            return Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: Self.patternBody(length: n))
         }
         router.get("/gzip") { _, _ in
             let json = #"{"gzipped":true,"message":"압축된 응답","items":[1,2,3]}"#
@@ -100,6 +91,20 @@ struct FaultRoutes {
 
     /// 64 KiB of 0, 1, … 255, 0, 1 …
     static let pattern = ByteBuffer(bytes: (0..<(64 * 1024)).map { UInt8(truncatingIfNeeded: $0) })
+
+    /// `length` bytes where byte i is i mod 256, streamed in 64 KiB pieces (never built whole,
+    /// never a tight loop per byte), with a `Content-Length`.
+    static func patternBody(length: Int) -> ResponseBody {
+        ResponseBody(contentLength: length) { writer in
+            var remaining = length
+            while remaining > 0 {
+                let count = min(remaining, pattern.readableBytes)
+                try await writer.write(pattern.getSlice(at: 0, length: count) ?? ByteBuffer())
+                remaining -= count
+            }
+            try await writer.finish(nil)
+        }
+    }
 
     static func status(_ request: Request, _ context: SandboxRequestContext) throws -> Response {
         let code = try context.parameters.require("code", as: Int.self)

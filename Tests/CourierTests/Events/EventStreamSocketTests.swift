@@ -2,6 +2,7 @@ import Courier
 import CourierSandbox
 import CourierTestSupport
 import Foundation
+import OpenAPIAsyncHTTPClient
 import Testing
 
 /// `events(_:)` against the sandbox's `/sse/*` routes over real sockets.
@@ -78,12 +79,12 @@ struct EventStreamSocketTests {
         }
     }
 
-    @Test("a dropped stream reconnects with Last-Event-ID and resumes without loss or repeats")
-    func resume() async throws {
+    @Test("a dropped stream reconnects with Last-Event-ID and resumes without loss or repeats", arguments: TransportKind.allCases)
+    func resume(_ kind: TransportKind) async throws {
         try await withSandbox { sandbox in
             let key = "resume-\(UUID().uuidString.prefix(8))"
             let options = EventStreamOptions(reconnect: .init(delay: .milliseconds(20)))
-            let events = try await collect(NetworkClient().events(sse(sandbox, ["count": 10, "dropAfter": 3, "key": key, "retry": 30]), options: options))
+            let events = try await collect(NetworkClient(transport: kind.make()).events(sse(sandbox, ["count": 10, "dropAfter": 3, "key": key, "retry": 30]), options: options))
             #expect(events.map(\.id) == (1...10).map(String.init))
             let stats = try await stats(sandbox, key)
             #expect(stats.lastEventIDs == ["3", "6", "9"])
@@ -105,32 +106,53 @@ struct EventStreamSocketTests {
         }
     }
 
-    @Test("silence longer than the idle timeout ends the stream with timedOut; the server sees the close")
-    func idleTimeout() async throws {
+    @Test("silence longer than the idle timeout ends the stream with timedOut; the server sees the close", arguments: TransportKind.allCases)
+    func idleTimeout(_ kind: TransportKind) async throws {
         try await withSandbox { sandbox in
             let key = "idle-\(UUID().uuidString.prefix(8))"
             var received = 0
             let start = ContinuousClock.now
             await #expect(throws: NetworkError.networkError(URLError(.timedOut))) {
-                for try await _ in NetworkClient().events(sse(sandbox, ["count": 10, "hangAfter": 2, "key": key]),
-                                                           options: EventStreamOptions(idleTimeout: .milliseconds(300))) {
+                for try await _ in NetworkClient(transport: kind.make()).events(sse(sandbox, ["count": 10, "hangAfter": 2, "key": key]),
+                                                           options: EventStreamOptions(idleTimeout: .seconds(2))) {
                     received += 1
                 }
             }
             #expect(received == 2)
-            #expect(ContinuousClock.now - start < .seconds(3))
+            #expect(ContinuousClock.now - start < .seconds(10), "the server hangs for 120 s")
             await eventually(timeout: .seconds(5)) { (try? await stats(sandbox, key).disconnects) == 1 }
         }
     }
 
-    @Test("cancelling the consuming task closes the connection and ends in taskCancelled")
-    func cancel() async throws {
+    @Test("over a transport that does not watch for silence (the stock AHC one), the client does: timedOut, resumable")
+    func idleTimeoutStockTransport() async throws {
         try await withSandbox { sandbox in
+            let key = "stock-idle-\(UUID().uuidString.prefix(8))"
+            let client = NetworkClient(transport: OpenAPIAsyncHTTPClient.AsyncHTTPClientTransport())
+            var ids: [String] = []
+            await #expect(throws: NetworkError.networkError(URLError(.timedOut))) {
+                for try await event in client.events(sse(sandbox, ["count": 10, "hangAfter": 2, "key": key]),
+                                                     options: EventStreamOptions(idleTimeout: .seconds(2))) {
+                    ids.append(event.id ?? "")
+                }
+            }
+            #expect(ids == ["1", "2"])
+            // With reconnect, each silent connection is replaced, resuming after the last id.
+            let resumed = try await collect(client.events(sse(sandbox, ["count": 6, "hangAfter": 2, "key": key + "r"]),
+                                                          options: EventStreamOptions(idleTimeout: .milliseconds(1500), reconnect: .init(delay: .milliseconds(10)))))
+            #expect(resumed.map(\.id) == ["1", "2", "3", "4", "5", "6"])
+        }
+    }
+
+    @Test("cancelling the consuming task closes the connection and ends in taskCancelled", arguments: TransportKind.allCases)
+    func cancel(_ kind: TransportKind) async throws {
+        try await withSandbox { sandbox in
+            let client = NetworkClient(transport: kind.make())
             let key = "cancel-\(UUID().uuidString.prefix(8))"
             let firstEvent = AsyncStream<Void>.makeStream()
             let task = Task { () async throws(NetworkError) -> Int in
                 var count = 0
-                for try await _ in NetworkClient().events(sse(sandbox, ["count": 100, "hangAfter": 1, "key": key])) {
+                for try await _ in client.events(sse(sandbox, ["count": 100, "hangAfter": 1, "key": key])) {
                     count += 1
                     firstEvent.continuation.yield()
                 }
