@@ -41,6 +41,7 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
     ],
     targets: [
         .target(
@@ -186,6 +187,11 @@ let package = Package(
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CourierDocsTests",
+            dependencies: ["Courier", "CourierLLM", "CourierConcurrency", "CourierCombine", "CourierTesting", "AccountsAPI", "CourierSandbox"],
             swiftSettings: strict
         ),
         .testTarget(name: "CourierLLMTests", dependencies: ["CourierTestSupport", "CourierLLM", "Courier", "CourierSandbox"], resources: [.copy("Fixtures")], swiftSettings: strict),
