@@ -15,7 +15,7 @@ targets=()
 for catalog in Sources/*/*.docc; do
   targets+=(--target "$(basename "$(dirname "$catalog")")")
 done
-echo "documenting ${#targets[@]} modules: ${targets[*]//--target /}"
+echo "documenting $(( ${#targets[@]} / 2 )) modules: $(printf '%s ' "${targets[@]}" | sed 's/--target //g')"
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

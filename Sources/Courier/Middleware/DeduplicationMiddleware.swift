@@ -16,7 +16,7 @@ import Synchronization
 /// request goes on for the others and is cancelled only when every caller has gone. (The
 /// caller that started it returns from its cancelled call once the shared request ends, since
 /// a middleware may not let the rest of the chain outlive its call.) Calls whose endpoint sets
-/// ``CallTraits/deduplicable`` to false, calls with a body and event streams always go alone.
+/// `CallTraits.deduplicable` to false, calls with a body and event streams always go alone.
 public final class DeduplicationMiddleware: ClientMiddleware, Sendable {
     /// Header fields whose values tell callers apart: two calls that differ in one of them are
     /// never shared.

@@ -17,7 +17,7 @@ public struct LoggingMiddleware: ClientMiddleware {
     public var level: Logger.Level
     /// Also log header fields (redacted).
     public var logHeaders: Bool
-    /// Extra redaction rules; secrets from the endpoint (``CallContext/secrets``) are added per call.
+    /// Extra redaction rules; secrets from the endpoint (`CallContext.secrets`) are added per call.
     public var redactor: Redactor
 
     /// Creates the middleware.
