@@ -1,0 +1,104 @@
+import Courier
+import Foundation
+
+/// The control routes of the Courier sandbox's Alan stand-in (`/alan/control`, `/alan/stats`,
+/// `/alan/reset`), for tests, demos and benchmarks. `baseURL` is the stand-in's root, e.g.
+/// `http://127.0.0.1:8080/alan`.
+///
+/// | case | call |
+/// |---|---|
+/// | ``control(baseURL:_:)`` | `POST /control?quota=&failNext=&overviewMs=…` → ``Stats`` (200) |
+/// | ``stats(baseURL:clientID:)`` | `GET /stats?client_id=` → ``Stats`` (200) |
+/// | ``reset(baseURL:)`` | `POST /reset` → empty (204) |
+public enum AlanSandboxControl: Endpoint {
+    /// Sets the stand-in's behaviour.
+    case control(baseURL: URL, Settings)
+    /// Reads the counters (and one client's conversation when `clientID` is set).
+    case stats(baseURL: URL, clientID: String?)
+    /// Forgets clients, counters and settings.
+    case reset(baseURL: URL)
+
+    /// What ``control(baseURL:_:)`` can set; nil leaves a setting as it is.
+    public struct Settings: Sendable {
+        /// Questions one client may ask before 401.
+        public var quota: Int?
+        /// How many next questions answer 500.
+        public var failNext: Int?
+        /// The model's time for the overview, weekly, today and other prompts, in ms.
+        public var overviewMs: Int?, weeklyMs: Int?, todayMs: Int?, otherMs: Int?
+        /// The pause between streamed tokens, in ms.
+        public var tokenDelayMs: Int?
+
+        /// Settings; nil fields stay as they are.
+        public init(quota: Int? = nil, failNext: Int? = nil, overviewMs: Int? = nil, weeklyMs: Int? = nil,
+                    todayMs: Int? = nil, otherMs: Int? = nil, tokenDelayMs: Int? = nil) {
+            self.quota = quota
+            self.failNext = failNext
+            self.overviewMs = overviewMs
+            self.weeklyMs = weeklyMs
+            self.todayMs = todayMs
+            self.otherMs = otherMs
+            self.tokenDelayMs = tokenDelayMs
+        }
+
+        var parameters: RequestParameters {
+            let all: [String: Int?] = ["quota": quota, "failNext": failNext, "overviewMs": overviewMs, "weeklyMs": weeklyMs,
+                                       "todayMs": todayMs, "otherMs": otherMs, "tokenDelayMs": tokenDelayMs]
+            return all.compactMapValues { $0 }
+        }
+    }
+
+    /// The stand-in's counters and settings (the sandbox's `AlanStats`).
+    public struct Stats: Decodable, Sendable, Equatable {
+        /// Questions that reached the model.
+        public var questions: Int
+        /// Streams that reached the model.
+        public var streams: Int
+        /// Conversations reset.
+        public var resets: Int
+        /// 401s for an exhausted quota.
+        public var quotaRefusals: Int
+        /// 500s answered on purpose.
+        public var injectedFailures: Int
+        /// Every request to the API routes, refused ones included.
+        public var requests: Int
+        /// With a client id: its conversation length since its last reset.
+        public var conversationTurns: Int?
+        /// With a client id: its questions counted against the quota.
+        public var quotaUsed: Int?
+    }
+
+    public var baseURL: URL {
+        switch self {
+        case .control(let url, _), .stats(let url, _), .reset(let url): url
+        }
+    }
+
+    public var path: String {
+        switch self {
+        case .control: "/control"
+        case .stats: "/stats"
+        case .reset: "/reset"
+        }
+    }
+
+    public var method: HTTPMethod {
+        switch self {
+        case .stats: .get
+        case .control, .reset: .post
+        }
+    }
+
+    public var task: HTTPTask {
+        switch self {
+        case .control(_, let settings): .requestParameters(settings.parameters, encoding: .url)
+        case .stats(_, let clientID): clientID.map { .requestParameters(["client_id": $0], encoding: .url) } ?? .requestPlain
+        case .reset: .requestPlain
+        }
+    }
+
+    public var secrets: [String] {
+        if case .stats(_, let clientID?) = self { return [clientID] }
+        return []
+    }
+}
