@@ -101,7 +101,7 @@ func best(_ body: () throws -> Int) rethrows -> (tokensPerSecond: Double, tokens
 
 let tolerant = try best {
     var tokens = 0
-    let decoding = LLMResponseDecoding()
+    let decoding = AlanFrame.decoding  // what AlanClient.stream uses
     let decoder = JSONDecoder()
     for event in try ServerEvent.parse([bytes[...]]) {
         let frame = try decoding.decode(AlanFrame.self, from: Data(event.data.utf8), using: decoder)

@@ -97,7 +97,7 @@ public struct AlanClient: Sendable {
         return AlanStream(
             endpoint: opened,
             open: { endpoint in
-                network.events(endpoint, as: AlanFrame.self, decoding: LLMResponseDecoding(),
+                network.events(endpoint, as: AlanFrame.self, decoding: AlanFrame.decoding,
                                options: EventStreamOptions(idleTimeout: .seconds(120)))
             },
             resetBeforeRetry: {
@@ -141,13 +141,13 @@ public struct AlanClient: Sendable {
         do {
             clientID = try clientIDs.clientID(for: task)
         } catch {
-            logger.error("no Alan client_id for task \(task): set \(task.environmentName) or ALAN_CLIENT_ID")
+            logger.debug("no Alan client_id for task \(task): set \(task.environmentName) or ALAN_CLIENT_ID")
             throw error
         }
         let endpoint = make(clientID)
         let length = try urlLength(of: endpoint)
         guard length <= maxURLLength else {
-            logger.error("\(uriTooLongMessage(length: length))", metadata: ["task": "\(task)"])
+            logger.debug("\(uriTooLongMessage(length: length))", metadata: ["task": "\(task)"])
             throw .uriTooLong(414)
         }
         return endpoint

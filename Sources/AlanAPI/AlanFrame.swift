@@ -1,7 +1,13 @@
+import CourierLLM
+
 /// The data of one `event: response` frame of the Alan stream, e.g.
 /// `{'type': 'continue', 'data': {'content': '안'}}` — a Python dict literal, decoded through
 /// CourierLLM's tolerant decoding.
 public struct AlanFrame: Decodable, Sendable, Equatable {
+    /// How ``AlanClient/stream(_:task:)`` decodes a frame's data: CourierLLM's tolerant decoding
+    /// with the frame's schema learned once (not per frame: a long answer is thousands of frames).
+    public static let decoding = LLMResponseDecoding(schema: JSONSchema.inferred(from: AlanFrame.self))
+
     /// The payload of a frame; which field is set depends on ``type``.
     public struct Payload: Decodable, Sendable, Equatable {
         /// A progress sentence (`action` frames).
