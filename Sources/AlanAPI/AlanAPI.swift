@@ -24,8 +24,10 @@ public enum AlanAPI: Endpoint {
     /// The public service: `https://kdt-api-function.azurewebsites.net`.
     public static let defaultBaseURL: URL = URL(string: "https://kdt-api-function.azurewebsites.net") ?? URL(fileURLWithPath: "/")
 
+    /// ``defaultBaseURL``; a client with a configured base URL (the sandbox) sends the calls there.
     public var baseURL: URL { Self.defaultBaseURL }
 
+    /// `/api/v1/question`, `/api/v1/question/sse-streaming` or `/api/v1/reset-state`.
     public var path: String {
         switch self {
         case .question: "/api/v1/question"
@@ -34,6 +36,7 @@ public enum AlanAPI: Endpoint {
         }
     }
 
+    /// GET for questions, DELETE for the reset.
     public var method: HTTPMethod {
         switch self {
         case .question, .stream: .get
@@ -41,6 +44,7 @@ public enum AlanAPI: Endpoint {
         }
     }
 
+    /// The prompt and key in the query (percent-encoded); the reset sends `{"client_id":…}`.
     public var task: HTTPTask {
         switch self {
         case .question(let prompt, let clientID), .stream(let prompt, let clientID):
@@ -50,6 +54,7 @@ public enum AlanAPI: Endpoint {
         }
     }
 
+    /// `Accept: text/event-stream` for the stream.
     public var headers: [String: String]? {
         if case .stream = self { return ["Accept": "text/event-stream"] }
         return nil

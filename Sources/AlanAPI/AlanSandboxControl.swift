@@ -7,8 +7,8 @@ import Foundation
 ///
 /// | case | call |
 /// |---|---|
-/// | ``control(baseURL:_:)`` | `POST /control?quota=&failNext=&overviewMs=…` → ``Stats`` (200) |
-/// | ``stats(baseURL:clientID:)`` | `GET /stats?client_id=` → ``Stats`` (200) |
+/// | ``control(baseURL:_:)`` | `POST /control?quota=&failNext=&overviewMs=…` → the sandbox's `AlanStats` (200) |
+/// | ``stats(baseURL:clientID:)`` | `GET /stats?client_id=` → the sandbox's `AlanStats` (200) |
 /// | ``reset(baseURL:)`` | `POST /reset` → empty (204) |
 public enum AlanSandboxControl: Endpoint {
     /// Sets the stand-in's behaviour.
@@ -48,32 +48,14 @@ public enum AlanSandboxControl: Endpoint {
         }
     }
 
-    /// The stand-in's counters and settings (the sandbox's `AlanStats`).
-    public struct Stats: Decodable, Sendable, Equatable {
-        /// Questions that reached the model.
-        public var questions: Int
-        /// Streams that reached the model.
-        public var streams: Int
-        /// Conversations reset.
-        public var resets: Int
-        /// 401s for an exhausted quota.
-        public var quotaRefusals: Int
-        /// 500s answered on purpose.
-        public var injectedFailures: Int
-        /// Every request to the API routes, refused ones included.
-        public var requests: Int
-        /// With a client id: its conversation length since its last reset.
-        public var conversationTurns: Int?
-        /// With a client id: its questions counted against the quota.
-        public var quotaUsed: Int?
-    }
-
+    /// The stand-in's root given with the case.
     public var baseURL: URL {
         switch self {
         case .control(let url, _), .stats(let url, _), .reset(let url): url
         }
     }
 
+    /// `/control`, `/stats` or `/reset` under the root.
     public var path: String {
         switch self {
         case .control: "/control"
@@ -82,6 +64,7 @@ public enum AlanSandboxControl: Endpoint {
         }
     }
 
+    /// GET for the stats, POST otherwise.
     public var method: HTTPMethod {
         switch self {
         case .stats: .get
@@ -89,6 +72,7 @@ public enum AlanSandboxControl: Endpoint {
         }
     }
 
+    /// The settings (or the client id) in the query.
     public var task: HTTPTask {
         switch self {
         case .control(_, let settings): .requestParameters(settings.parameters, encoding: .url)
@@ -97,6 +81,7 @@ public enum AlanSandboxControl: Endpoint {
         }
     }
 
+    /// The client id asked about, so that logs never show it.
     public var secrets: [String] {
         if case .stats(_, let clientID?) = self { return [clientID] }
         return []

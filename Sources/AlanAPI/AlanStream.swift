@@ -8,13 +8,16 @@ import CourierLLM
 /// opens it once more; a key or URL-length problem is thrown by the first `next()`, with no
 /// request sent.
 public struct AlanStream: AsyncSequence, Sendable {
+    /// Progress sentences, tokens, then the whole answer.
     public typealias Element = AlanStreamEvent
+    /// Every failure is a ``NetworkError``.
     public typealias Failure = NetworkError
 
     let endpoint: Result<AlanAPI, NetworkError>
     let open: @Sendable (AlanAPI) -> DecodedServerEventStream<AlanFrame>
     let resetBeforeRetry: @Sendable () async -> Void
 
+    /// An iterator that opens the stream on its first `next()`.
     public func makeAsyncIterator() -> Iterator {
         Iterator(stream: self)
     }
@@ -27,10 +30,12 @@ public struct AlanStream: AsyncSequence, Sendable {
         var retried = false
         var finished = false
 
+        /// The next event, or nil after the complete answer.
         public mutating func next() async throws(NetworkError) -> AlanStreamEvent? {
             try await next(isolation: nil)
         }
 
+        /// The next event, or nil after the complete answer (on `actor`).
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(NetworkError) -> AlanStreamEvent? {
             while !finished {
                 var iterator: DecodedServerEventStream<AlanFrame>.Iterator

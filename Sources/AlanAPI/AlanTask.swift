@@ -15,6 +15,7 @@ public struct AlanTask: RawRepresentable, Hashable, Sendable, ExpressibleByStrin
     /// A task named `value`.
     public init(stringLiteral value: String) { self.init(rawValue: value) }
 
+    /// The task's name.
     public var description: String { rawValue }
 
     /// The variable that holds this task's key: `ALAN_CLIENT_ID_COIN_REPORT` for `coin-report`.

@@ -20,8 +20,8 @@ func control(_ sandbox: RunningSandbox, _ settings: AlanSandboxControl.Settings)
 }
 
 /// The stand-in's counters (and `clientID`'s conversation).
-func stats(_ sandbox: RunningSandbox, clientID: String? = nil) async throws -> AlanSandboxControl.Stats {
-    try await NetworkClient().request(AlanSandboxControl.stats(baseURL: alanRoot(sandbox), clientID: clientID), as: AlanSandboxControl.Stats.self)
+func stats(_ sandbox: RunningSandbox, clientID: String? = nil) async throws -> AlanStats {
+    try await NetworkClient().request(AlanSandboxControl.stats(baseURL: alanRoot(sandbox), clientID: clientID), as: AlanStats.self)
 }
 
 /// Collects a stream's events.

@@ -22,6 +22,7 @@ public struct CoinOverview: Codable, Sendable, Equatable, PromptDescribable {
     /// The website's host for display (`ethereum.org`), nil without a usable URL.
     public var websiteHost: String? { websiteURL.flatMap(CoinArticle.host(of:)) }
 
+    /// The field comments the coin app pasted into its prompt.
     public static let promptFields: [PromptField] = [
         PromptField("symbol", "심볼: ETH"),
         PromptField("websiteURL", "웹사이트: https://ethereum.org/ko/"),
@@ -46,6 +47,7 @@ public struct CoinWeekly: Codable, Sendable, Equatable, PromptDescribable {
         self.reason = reason
     }
 
+    /// The field comments the coin app pasted into its prompt.
     public static let promptFields: [PromptField] = [
         PromptField("priceTrend", "최근 일주일 가격 추이"),
         PromptField("volumeChange", "최근 일주일 거래량 변화"),
@@ -66,10 +68,12 @@ public struct CoinTodayNews: Codable, Sendable, Equatable, PromptDescribable {
         self.articles = articles
     }
 
+    /// The field comments the coin app pasted into its prompt.
     public static let promptFields: [PromptField] = [
         PromptField("summaryOfTodaysMarketSentiment", "최근 24시간 뉴스로 본 오늘의 시장 분위기 요약"),
         PromptField("articles", "뉴스 3개"),
     ]
+    /// ``CoinArticle``, described after this struct in the prompt.
     public static var nestedPromptTypes: [any PromptDescribable.Type] { [CoinArticle.self] }
 }
 
@@ -98,6 +102,7 @@ public struct CoinArticle: Codable, Sendable, Equatable, PromptDescribable {
         return host.hasPrefix("www.") ? String(host.dropFirst(4)) : host
     }
 
+    /// The field comments the coin app pasted into its prompt.
     public static let promptFields: [PromptField] = [
         PromptField("title", "뉴스 제목"),
         PromptField("summary", "뉴스 요약"),

@@ -24,7 +24,9 @@ public protocol PromptDescribable: Decodable {
 }
 
 extension PromptDescribable {
+    /// The type's own name.
     public static var promptTypeName: String { String(describing: Self.self) }
+    /// None.
     public static var nestedPromptTypes: [any PromptDescribable.Type] { [] }
 }
 

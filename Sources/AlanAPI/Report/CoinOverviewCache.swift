@@ -55,6 +55,7 @@ public struct FileCoinOverviewCache: CoinOverviewCache {
         var overview: CoinOverview
     }
 
+    /// The stored overview when its file is readable and younger than ``lifetime``.
     public func overview(for coin: Coin) -> CoinOverview? {
         guard let data = try? Data(contentsOf: file(for: coin)) else { return nil }
         guard let entry = try? JSONDecoder().decode(Entry.self, from: data) else {
@@ -66,6 +67,7 @@ public struct FileCoinOverviewCache: CoinOverviewCache {
         return entry.overview
     }
 
+    /// Writes the overview with the current time (atomically); a failure is logged, not thrown.
     public func store(_ overview: CoinOverview, for coin: Coin) {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
