@@ -143,12 +143,12 @@ for _ in 0..<3 {
     endToEnd.append(Double(streamedTokens) / (milliseconds(clock.now - start) / 1000))
 }
 func rate(_ name: String, _ value: Double, _ tokens: Int) {
-    print("   \(name.padding(toLength: 64, withPad: " ", startingAt: 0)) \(String(format: "%10.0f", value)) tokens/s  "
+    print("   \(name.padding(toLength: 66, withPad: " ", startingAt: 0)) \(String(format: "%10.0f", value)) tokens/s  "
           + "\(String(format: "%5.2f×", value / 50_000)) goal  (\(tokens) tokens)")
 }
-rate("SSE parse + CourierLLM tolerant decode (Python dicts), in-process", tolerant.tokensPerSecond, tolerant.tokens)
+rate("in-process: SSE parse + CourierLLM tolerant decode (Py dicts)", tolerant.tokensPerSecond, tolerant.tokens)
 rate("baseline: the same frames as strict JSON through JSONDecoder", strict.tokensPerSecond, strict.tokens)
-rate("AlanClient.stream end to end over loopback (best of 3)", endToEnd.max() ?? 0, streamedTokens)
+rate("end to end: AlanClient.stream over loopback (best of 3)", endToEnd.max() ?? 0, streamedTokens)
 rate("  breakdown: SSE parse alone", parseOnly.tokensPerSecond, parseOnly.tokens)
 rate("  breakdown: tolerant decode alone, schema learned per frame", unschematized.tokensPerSecond, unschematized.tokens)
 print("   → tolerant decoding costs \(String(format: "%.2f", strict.tokensPerSecond / tolerant.tokensPerSecond))× strict JSON; "
