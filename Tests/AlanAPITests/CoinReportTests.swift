@@ -35,22 +35,22 @@ struct CoinReportTests {
         var finals: [Change] { changes.withLock { $0.filter { $0.state != "loading" } } }
     }
 
-    /// A source that records which section's answer arrived when, around another source.
-    struct ArrivalRecorder: CoinReportSource {
+    /// A source around another that hands the answers over in `order`, whatever the load: each
+    /// section fetches over the network at once, then waits for the sections before it in `order`.
+    struct OrderedArrivals: CoinReportSource {
         let inner: any CoinReportSource
+        let order: [CoinSection]
         let recording: Recording
-        func overview(for coin: Coin) async throws -> CoinOverview {
-            defer { recording.arrivals.withLock { $0.append(.overview) } }
-            return try await inner.overview(for: coin)
+
+        func arrive<T>(_ section: CoinSection, _ value: T) async throws -> T {
+            let position = order.firstIndex(of: section) ?? 0
+            while recording.arrivals.withLock({ $0.count }) < position { try await Task.sleep(for: .milliseconds(2)) }
+            recording.arrivals.withLock { $0.append(section) }
+            return value
         }
-        func weekly(for coin: Coin) async throws -> CoinWeekly {
-            defer { recording.arrivals.withLock { $0.append(.weekly) } }
-            return try await inner.weekly(for: coin)
-        }
-        func today(for coin: Coin) async throws -> CoinTodayNews {
-            defer { recording.arrivals.withLock { $0.append(.today) } }
-            return try await inner.today(for: coin)
-        }
+        func overview(for coin: Coin) async throws -> CoinOverview { try await arrive(.overview, inner.overview(for: coin)) }
+        func weekly(for coin: Coin) async throws -> CoinWeekly { try await arrive(.weekly, inner.weekly(for: coin)) }
+        func today(for coin: Coin) async throws -> CoinTodayNews { try await arrive(.today, inner.today(for: coin)) }
     }
 
     /// A source whose weekly section fails with an error that is not a NetworkError.
@@ -63,22 +63,21 @@ struct CoinReportTests {
     }
 
     @Test("sections answering in any order are revealed overview → weekly → today, 350 ms apart on the test clock",
-          arguments: [[900, 0, 300], [0, 300, 900], [300, 900, 0]])
-    func revealOrder(_ latencies: [Int]) async throws {
+          arguments: [[CoinSection.today, .weekly, .overview], [.weekly, .today, .overview], [.overview, .today, .weekly]])
+    func revealOrder(_ arrivalOrder: [CoinSection]) async throws {
         try await withSandbox { sandbox throws in
-            try await control(sandbox, .init(overviewMs: latencies[0], weeklyMs: latencies[1], todayMs: latencies[2]))
             let recording = Recording()
-            let source = ArrivalRecorder(inner: alanClient(sandbox), recording: recording)
+            let source = OrderedArrivals(inner: alanClient(sandbox), order: arrivalOrder, recording: recording)
             let report = CoinReport(coin: Coin(symbol: "BTC"), source: source, clock: recording.clock, onChange: recording.onChange)
             await report.run()
-            let arrivals = recording.arrivals.withLock { $0 }
-            let expectedArrivals = CoinSection.allCases.enumerated().sorted { latencies[$0.offset] < latencies[$1.offset] }.map(\.element)
-            #expect(arrivals == expectedArrivals)
+            #expect(recording.arrivals.withLock { $0 } == arrivalOrder)
             #expect(recording.finals == [Change(section: .overview, state: "success", atMs: 0),
                                          Change(section: .weekly, state: "success", atMs: 350),
                                          Change(section: .today, state: "success", atMs: 700)])
             #expect(recording.clock.sleeps == [.milliseconds(350), .milliseconds(350)])
             #expect(report.snapshot.today.value?.articles.count == 3)
+            let counters = try await stats(sandbox)
+            #expect(counters.questions == 3)
         }
     }
 
