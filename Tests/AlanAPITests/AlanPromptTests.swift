@@ -1,3 +1,4 @@
+import Foundation
 import AlanAPI
 import Courier
 import Testing
@@ -41,6 +42,14 @@ struct AlanPromptTests {
         #expect(prompt.contains("1. 현재 국내 시간을 기준으로 일주일 동안의 정보 사용"))
         #expect(prompt.contains("\"도지코인\"에 대한"))
         #expect(prompt.hasPrefix("struct CoinWeekly: Codable {\n    /// 최근 일주일 가격 추이\n    let priceTrend: String"))
+    }
+
+    @Test("an overview without a website encodes websiteURL as null, and decodes back")
+    func overviewJSON() throws {
+        let overview = CoinOverview(symbol: "XYZ", websiteURL: nil, launchDate: "2017.01.", description: "소개")
+        let data = try JSONEncoder().encode(overview)
+        #expect(String(decoding: data, as: UTF8.self).contains("\"websiteURL\":null"))
+        #expect(try JSONDecoder().decode(CoinOverview.self, from: data) == overview)
     }
 
     @Test("keys come from ALAN_CLIENT_ID and ALAN_CLIENT_ID_<TASK>, per task first")

@@ -19,6 +19,15 @@ public struct CoinOverview: Codable, Sendable, Equatable, PromptDescribable {
         self.description = description
     }
 
+    /// Encodes every field, `websiteURL` as `null` when there is none (the seed DTO's shape).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(symbol, forKey: .symbol)
+        try container.encode(websiteURL, forKey: .websiteURL)
+        try container.encode(launchDate, forKey: .launchDate)
+        try container.encode(description, forKey: .description)
+    }
+
     /// The website's host for display (`ethereum.org`), nil without a usable URL.
     public var websiteHost: String? { websiteURL.flatMap(CoinArticle.host(of:)) }
 
