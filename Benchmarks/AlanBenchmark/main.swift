@@ -8,7 +8,8 @@
 // 2. Decoding a streamed 20 000-token answer (Python-dict SSE frames): the bytes the stand-in
 //    serves, parsed and decoded in-process through `events` + CourierLLM's tolerant decoding,
 //    next to the same frames as strict JSON through JSONDecoder; and end to end over loopback
-//    through `AlanClient.stream`. Goal: ≥ 50 000 tokens/s.
+//    through `AlanClient.stream`. Goal: ≥ 50 000 tokens/s. In-process rows count the thread's CPU
+//    time (the machine is shared: wall time there measures the other builds too).
 import AlanAPI
 import Courier
 import CourierLLM
@@ -74,7 +75,7 @@ let streamPrompt = "긴 답변 #tokens:\(tokenCount)"
 let raw = try await NetworkClient(configuration: .init(baseURL: root)).response(AlanAPI.stream(prompt: streamPrompt, clientID: "benchmark-client"))
 let bytes = [UInt8](raw.body)
 let frames = try ServerEvent.parse([bytes[...]])
-print("\n2. decoding a streamed \(tokenCount)-token answer (\(frames.count) frames, \(bytes.count / 1024) KiB), best of 5 (goal ≥ 50 000 tokens/s)")
+print("\n2. decoding a streamed \(tokenCount)-token answer (\(frames.count) frames, \(bytes.count / 1024) KiB), in-process: best of 9 by thread CPU time (goal ≥ 50 000 tokens/s)")
 
 /// The same frames as strict JSON, for the baseline.
 struct JSONFrame: Decodable {
@@ -88,15 +89,26 @@ let jsonFrames: [Data] = frames.map { frame in
     return (try? JSONSerialization.data(withJSONObject: object)) ?? Data()
 }
 
-func best(_ body: () throws -> Int) rethrows -> (tokensPerSecond: Double, tokens: Int) {
-    var bestTime = Double.infinity
+/// CPU time of the calling thread in ms: on a loaded shared machine the wall clock measures the
+/// other builds as much as the decoder; the loop below runs on one thread without suspending.
+func threadCPUms() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1e6
+}
+
+func best(_ body: () throws -> Int) rethrows -> (tokensPerSecond: Double, wallTokensPerSecond: Double, tokens: Int) {
+    var bestCPU = Double.infinity
+    var bestWall = Double.infinity
     var tokens = 0
-    for _ in 0..<5 {
+    for _ in 0..<9 {
         let start = clock.now
+        let cpuStart = threadCPUms()
         tokens = try body()
-        bestTime = min(bestTime, milliseconds(clock.now - start))
+        bestCPU = min(bestCPU, threadCPUms() - cpuStart)
+        bestWall = min(bestWall, milliseconds(clock.now - start))
     }
-    return (Double(tokens) / (bestTime / 1000), tokens)
+    return (Double(tokens) / (bestCPU / 1000), Double(tokens) / (bestWall / 1000), tokens)
 }
 
 let tolerant = try best {
@@ -142,15 +154,15 @@ for _ in 0..<3 {
     }
     endToEnd.append(Double(streamedTokens) / (milliseconds(clock.now - start) / 1000))
 }
-func rate(_ name: String, _ value: Double, _ tokens: Int) {
+func rate(_ name: String, _ value: Double, _ tokens: Int, wall: Double? = nil) {
     print("   \(name.padding(toLength: 66, withPad: " ", startingAt: 0)) \(String(format: "%10.0f", value)) tokens/s  "
-          + "\(String(format: "%5.2f×", value / 50_000)) goal  (\(tokens) tokens)")
+          + "\(String(format: "%5.2f×", value / 50_000)) goal  (\(tokens) tokens\(wall.map { String(format: "; wall clock %.0f/s", $0) } ?? ""))")
 }
-rate("in-process: SSE parse + CourierLLM tolerant decode (Py dicts)", tolerant.tokensPerSecond, tolerant.tokens)
-rate("baseline: the same frames as strict JSON through JSONDecoder", strict.tokensPerSecond, strict.tokens)
-rate("end to end: AlanClient.stream over loopback (best of 3)", endToEnd.max() ?? 0, streamedTokens)
-rate("  breakdown: SSE parse alone", parseOnly.tokensPerSecond, parseOnly.tokens)
-rate("  breakdown: tolerant decode alone, schema learned per frame", unschematized.tokensPerSecond, unschematized.tokens)
+rate("in-process: SSE parse + CourierLLM tolerant decode (Py dicts)", tolerant.tokensPerSecond, tolerant.tokens, wall: tolerant.wallTokensPerSecond)
+rate("baseline: the same frames as strict JSON through JSONDecoder", strict.tokensPerSecond, strict.tokens, wall: strict.wallTokensPerSecond)
+rate("end to end: AlanClient.stream over loopback, wall clock, best of 3", endToEnd.max() ?? 0, streamedTokens)
+rate("  breakdown: SSE parse alone", parseOnly.tokensPerSecond, parseOnly.tokens, wall: parseOnly.wallTokensPerSecond)
+rate("  breakdown: tolerant decode alone, schema learned per frame", unschematized.tokensPerSecond, unschematized.tokens, wall: unschematized.wallTokensPerSecond)
 print("   → tolerant decoding costs \(String(format: "%.2f", strict.tokensPerSecond / tolerant.tokensPerSecond))× strict JSON; "
       + "\(tolerant.tokensPerSecond >= 50_000 ? "meets" : "MISSES") the goal in-process, "
       + "\((endToEnd.max() ?? 0) >= 50_000 ? "meets" : "misses") it end to end")
