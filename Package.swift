@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "CourierSandbox", targets: ["CourierSandbox"]),
         .executable(name: "courier", targets: ["courier"]),
         .library(name: "HackerNewsAPI", targets: ["HackerNewsAPI"]),
+        .library(name: "AlanAPI", targets: ["AlanAPI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
@@ -126,6 +127,7 @@ let package = Package(
             name: "courier",
             dependencies: [
                 "Courier", "CourierLLM", "CourierConcurrency", "AccountsAPI", "CourierSandbox", "HackerNewsAPI",
+                "AlanAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -212,6 +214,14 @@ let package = Package(
             name: "HackerNewsBenchmark",
             dependencies: ["Courier", "HackerNewsAPI", "CourierSandbox"],
             path: "Benchmarks/HackerNewsBenchmark",
+            swiftSettings: strict
+        ),
+        .target(name: "AlanAPI", dependencies: ["Courier", "CourierLLM", "CourierConcurrency", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
+        .testTarget(name: "AlanAPITests", dependencies: ["AlanAPI", "Courier", "CourierLLM", "CourierConcurrency", "CourierSandbox", "CourierTestSupport", "CourierTesting"], swiftSettings: strict),
+        .executableTarget(
+            name: "AlanBenchmark",
+            dependencies: ["AlanAPI", "Courier", "CourierLLM", "CourierSandbox"],
+            path: "Benchmarks/AlanBenchmark",
             swiftSettings: strict
         ),
     ]

@@ -29,7 +29,7 @@ public struct LLMAnswerDecoder: Sendable {
     ///   the model's text), `LLMDecodingError.typeMismatch` when JSON was found but none of it
     ///   decodes as `T`.
     public func decode<T: Decodable>(_ type: T.Type, fromAnswer answer: String) throws(LLMDecodingError) -> LLMDecoded<T> {
-        if let value = try? decoder.decode(T.self, from: Data(answer.utf8)) {
+        if Self.mayBeStrictJSON(answer), let value = try? decoder.decode(T.self, from: Data(answer.utf8)) {
             return LLMDecoded(value: value, report: RepairReport())
         }
         let shape = schema?.shape ?? ShapeRecorder.shape(of: T.self)
@@ -48,6 +48,16 @@ public struct LLMAnswerDecoder: Sendable {
         }
         if attempts > 0 { throw .typeMismatch(candidates: attempts, lastError: lastError) }
         throw Self.failure(result)
+    }
+
+    /// False when the answer cannot be strict JSON: an object whose first key is not in double
+    /// quotes (a Python dict such as the Alan stream's `{'type': …}`), so the strict attempt,
+    /// whose failure costs as much as the repair, is skipped.
+    static func mayBeStrictJSON(_ answer: String) -> Bool {
+        var bytes = answer.utf8.lazy.filter { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }.makeIterator()
+        guard bytes.next() == UInt8(ascii: "{") else { return true }
+        let next = bytes.next()
+        return next == UInt8(ascii: "\"") || next == UInt8(ascii: "}")
     }
 
     /// Extracts the JSON text from an LLM answer.

@@ -35,6 +35,12 @@ enum OrphanResolver {
                case .array(let current) = members[existing].value {
                 members[existing].value = .array(current + resolved)
                 members.remove(at: groupIndex)
+            } else if let existing = members.firstIndex(where: { !$0.isOrphanGroup && $0.key == key }),
+                      case .object = members[existing].value {
+                // The key is there but its `[` is not (`"articles": {…}, {…}]`): its object is the
+                // array's first element, the orphans that follow are the rest.
+                members[existing].value = .array([resolve(members[existing].value, itemShape, &repairs)] + resolved)
+                members.remove(at: groupIndex)
             } else {
                 members[groupIndex] = JSONMember(key: key, value: .array(resolved))
             }

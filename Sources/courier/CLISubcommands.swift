@@ -9,5 +9,7 @@ enum CLISubcommands {
         ServeCommand.self,
         JSONCommand.self,
         HackerNewsCommand.self,
+        AlanCommand.self,
+        CoinCommand.self,
     ]
 }

@@ -1,3 +1,4 @@
+import AlanAPI
 import Courier
 import Foundation
 
@@ -37,7 +38,7 @@ enum CoreDemo {
             }
         }
         var statusMapping: StatusMapping {
-            if case .seedStatus = self { return .seed }
+            if case .seedStatus = self { return .alan }
             return .standard
         }
         var timeout: Duration? {

@@ -40,6 +40,9 @@ struct DemoCommand: AsyncParsableCommand {
         let hackerNews = await HackerNewsDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
         steps += hackerNews.steps
         failures += hackerNews.failures
+        let coin = await CoinDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
+        steps += coin.steps
+        failures += coin.failures
         await sandbox.stop()
         Terminal.output("\n\(failures == 0 ? "✓" : "✗") demo finished: \(steps) steps, \(failures) unexpected — \(core.oneLine); \(accounts.oneLine)")
         if failures > 0 { throw ExitCode(1) }

@@ -92,6 +92,18 @@ struct RepairTests {
         #expect(decoded.report.contains(.insertedMissingComma))
     }
 
+    @Test("the articles key without its opening bracket (with or without the closing one) becomes the array", arguments: ["]", ""])
+    func keyWithoutBracket(_ closing: String) throws {
+        let answer = """
+        {"summaryOfTodaysMarketSentiment": "신중", "articles": {"title": "a", "summary": "s1", "newsSourceURL": "https://a.kr/1"},
+          {"title": "b", "summary": "s2", "newsSourceURL": "https://a.kr/2"}, {"title": "c", "summary": "s3", "newsSourceURL": "https://a.kr/3"}\(closing)
+        }
+        """
+        let decoded = try LLMAnswerDecoder().decode(CoinTodayNews.self, fromAnswer: answer)
+        #expect(decoded.value.articles.map(\.title) == ["a", "b", "c"])
+        #expect(decoded.report.contains(.wrappedOrphanedObjects(key: "articles")))
+    }
+
     @Test("report lists one line per repair, without duplicates")
     func reportDescription() {
         let report = RepairReport(repairs: [.strippedFence, .removedTrailingComma, .strippedFence, .closedTruncated])

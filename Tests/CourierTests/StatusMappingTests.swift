@@ -7,38 +7,18 @@ import Testing
 /// Status codes from a real server become the specified ``NetworkError`` cases.
 @Suite("Status mapping")
 struct StatusMappingTests {
-    @Test("seed (Alan) table", arguments: TransportKind.allCases)
-    func seedTable(_ kind: TransportKind) async throws {
-        try await withSandbox { sandbox in
-            let client = NetworkClient(transport: kind.make())
-            func status(_ code: Int, _ query: String = "") async -> NetworkError? {
-                await #expect(throws: NetworkError.self) {
-                    try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/status/\(code)\(query)", statusMapping: .seed))
-                }
-            }
-            #expect(await status(401) == .quotaExceeded(401))
-            #expect(await status(404) == .notFound(404))
-            #expect(await status(414) == .uriTooLong(414))
-            #expect(await status(503) == .serviceUnavailable(503))
-            #expect(await status(500) == .serverError(500))
-            #expect(await status(502) == .serverError(502))
-            let ok = try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/status/201", statusMapping: .seed))
-            #expect(ok.statusCode == 201)
-        }
-    }
-
     @Test("remoteError carries the UTF-8 body; a non-UTF-8 body gives unknown", arguments: TransportKind.allCases)
     func remoteAndUnknown(_ kind: TransportKind) async throws {
         try await withSandbox { sandbox in
             let client = NetworkClient(transport: kind.make())
             let remote = await #expect(throws: NetworkError.self) {
                 try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/status/409",
-                                                       task: .requestParameters(["body": "이미 존재하는 사용자명"], encoding: .url), statusMapping: .seed))
+                                                       task: .requestParameters(["body": "이미 존재하는 사용자명"], encoding: .url)))
             }
             #expect(remote == .remoteError(409, "이미 존재하는 사용자명"))
             let unknown = await #expect(throws: NetworkError.self) {
                 try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/status/418",
-                                                       task: .requestParameters(["binary": "1"], encoding: .url), statusMapping: .seed))
+                                                       task: .requestParameters(["binary": "1"], encoding: .url)))
             }
             #expect(unknown == .unknown(418))
         }

@@ -3,12 +3,12 @@ import HTTPTypes
 
 /// How an answer's status code becomes success or a ``NetworkError``: a value an API sets.
 ///
-/// ``standard`` uses the usual HTTP meanings; ``seed`` is the coin-report app's table (the
-/// Alan API answers 401 when the quota is used up).
+/// ``standard`` uses the usual HTTP meanings; an API with its own table sets its own (AlanAPI's
+/// `StatusMapping.alan`: the Alan API answers 401 when the quota is used up).
 ///
 /// ```swift
-/// enum AlanAPI: Endpoint {
-///     var statusMapping: StatusMapping { .seed }
+/// let quotaAware = StatusMapping { response, _ in
+///     response.status.code == 401 ? .quotaExceeded(401) : StatusMapping.standard.error(for: response, body: Data())
 /// }
 /// ```
 public struct StatusMapping: Sendable {
@@ -41,27 +41,14 @@ public struct StatusMapping: Sendable {
         }
     }
 
-    /// The seed app's table: 2xx ok; 401 → quotaExceeded; 404 → notFound; 414 → uriTooLong;
-    /// 503 → serviceUnavailable; other 5xx → serverError; anything else → remoteError(code, body)
-    /// or unknown(code) when the body is not UTF-8.
-    public static let seed = StatusMapping { response, body in
-        let code = response.status.code
-        switch code {
-        case 200..<300: return nil
-        case 401: return .quotaExceeded(code)
-        case 404: return .notFound(code)
-        case 414: return .uriTooLong(code)
-        case 503: return .serviceUnavailable(code)
-        case 500..<600: return .serverError(code)
-        default: return remote(code, body)
-        }
-    }
-
     /// Every status is a success: the caller inspects the ``NetworkResponse`` itself (or use
     /// ``NetworkClient/answer(_:)``, which keeps the mapped error beside the answer).
     public static let acceptAll = StatusMapping { _, _ in nil }
 
-    private static func remote(_ code: Int, _ body: Data) -> NetworkError {
+    /// The error for a status no table names: ``NetworkError/remoteError(_:_:)`` with the body as
+    /// UTF-8 text, or ``NetworkError/unknown(_:)`` when the body is not UTF-8 — for APIs that
+    /// build their own table on top of ``standard``.
+    public static func remote(_ code: Int, _ body: Data) -> NetworkError {
         guard let text = String(data: body, encoding: .utf8) else { return .unknown(code) }
         return .remoteError(code, text)
     }

@@ -1,0 +1,124 @@
+import Courier
+import CourierConcurrency
+import Foundation
+import Synchronization
+
+/// The coin report of seeds 000/002: overview, weekly trend and today's mood with three news,
+/// requested at once and revealed top-down (overview → weekly → today) ``interval`` apart
+/// through ``OrderedReveal``. Each section is a `FetchState`, cancellable (it shows
+/// `.cancel(.taskCancelled)` at once) and retryable on its own; every failure, network or not,
+/// ends in `.failure` — never a section stuck loading. The overview comes from ``cache`` when it
+/// holds a fresh one (no request), and is stored there after a fetch.
+///
+/// ```swift
+/// let report = CoinReport(coin: Coin(symbol: "BTC"), source: alan, cache: FileCoinOverviewCache()) { section, snapshot in
+///     render(snapshot)   // called from background tasks: keep it nonisolated
+/// }
+/// await report.run()          // returns when all three are revealed or cancelled
+/// await report.cancel(.weekly)
+/// await report.retry(.weekly)
+/// ```
+public final class CoinReport<C: Clock>: Sendable where C.Duration == Duration {
+    /// The coin.
+    public let coin: Coin
+    /// Where the overview is kept between runs, if anywhere.
+    public let cache: (any CoinOverviewCache)?
+    private let reveal: OrderedReveal<C>
+    private let store: Store
+
+    /// A report on `coin` from `source`, revealed `interval` apart on `clock`; `onChange` gets
+    /// every state change (from background tasks).
+    public init(coin: Coin, source: any CoinReportSource, cache: (any CoinOverviewCache)? = nil,
+                interval: Duration = .milliseconds(350), clock: C,
+                onChange: @escaping @Sendable (CoinSection, CoinReportSnapshot) -> Void = { _, _ in }) {
+        self.coin = coin
+        self.cache = cache
+        let store = Store(onChange: onChange)
+        self.store = store
+        let overview = RevealSection(CoinSection.overview.rawValue, operation: { () async throws -> CoinOverview in
+            if let cached = cache?.overview(for: coin) {
+                store.markCached(true)
+                return cached
+            }
+            store.markCached(false)
+            let fresh = try await source.overview(for: coin)
+            cache?.store(fresh, for: coin)
+            return fresh
+        }, update: { state in store.update(.overview) { $0.overview = state } })
+        let weekly = RevealSection(CoinSection.weekly.rawValue, operation: { try await source.weekly(for: coin) },
+                                   update: { state in store.update(.weekly) { $0.weekly = state } })
+        let today = RevealSection(CoinSection.today.rawValue, operation: { try await source.today(for: coin) },
+                                  update: { state in store.update(.today) { $0.today = state } })
+        self.reveal = OrderedReveal(interval: interval, clock: clock, sections: [overview, weekly, today])
+    }
+
+    /// Where every section stands now.
+    public var snapshot: CoinReportSnapshot { store.snapshot }
+
+    /// Whether the last overview came from the cache (no request).
+    public var overviewFromCache: Bool { store.overviewFromCache }
+
+    /// The minimum time between two reveals.
+    public var interval: Duration { reveal.interval }
+
+    /// Starts the three requests at once and returns when each section is revealed or cancelled.
+    public func run() async { await reveal.run() }
+
+    /// Starts the three requests at once without waiting.
+    public func start() async { await reveal.start() }
+
+    /// Returns when no section is waiting to be revealed.
+    public func waitUntilRevealed() async { await reveal.waitUntilRevealed() }
+
+    /// Cancels `section` if it is loading: it shows `.cancel(.taskCancelled)` before this returns.
+    @discardableResult
+    public func cancel(_ section: CoinSection) async -> Bool { await reveal.cancel(section.rawValue) }
+
+    /// Runs `section` again (loading, then its new result in its turn).
+    @discardableResult
+    public func retry(_ section: CoinSection) async -> Bool { await reveal.retry(section.rawValue) }
+
+    /// Retries every cancelled or failed section; returns them.
+    @discardableResult
+    public func retryUnfinished() async -> [CoinSection] {
+        let current = snapshot
+        let sections = CoinSection.allCases.filter { current.error(of: $0) != nil }
+        for section in sections { await retry(section) }
+        return sections
+    }
+
+    /// Cancels every section still loading.
+    public func cancelAll() async { await reveal.cancelAll() }
+
+    /// The snapshot behind a lock, and who hears of changes.
+    final class Store: Sendable {
+        private let state = Mutex((snapshot: CoinReportSnapshot(), cached: false))
+        let onChange: @Sendable (CoinSection, CoinReportSnapshot) -> Void
+
+        init(onChange: @escaping @Sendable (CoinSection, CoinReportSnapshot) -> Void) {
+            self.onChange = onChange
+        }
+
+        var snapshot: CoinReportSnapshot { state.withLock { $0.snapshot } }
+        var overviewFromCache: Bool { state.withLock { $0.cached } }
+
+        func markCached(_ cached: Bool) { state.withLock { $0.cached = cached } }
+
+        func update(_ section: CoinSection, _ change: (inout CoinReportSnapshot) -> Void) {
+            let snapshot = state.withLock { state in
+                change(&state.snapshot)
+                return state.snapshot
+            }
+            onChange(section, snapshot)
+        }
+    }
+}
+
+extension CoinReport where C == ContinuousClock {
+    /// A report revealed `interval` apart in real time.
+    public convenience init(coin: Coin, source: any CoinReportSource, cache: (any CoinOverviewCache)? = nil,
+                            interval: Duration = .milliseconds(350),
+                            onChange: @escaping @Sendable (CoinSection, CoinReportSnapshot) -> Void = { _, _ in }) {
+        self.init(coin: coin, source: source, cache: cache, interval: interval, clock: ContinuousClock(), onChange: onChange)
+    }
+}

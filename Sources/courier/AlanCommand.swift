@@ -1,0 +1,99 @@
+import AlanAPI
+import ArgumentParser
+import Courier
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `courier alan …`: ask the Alan LLM (ESTsoft), whole or streamed, and reset the conversation.
+struct AlanCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "alan",
+        abstract: "Ask the Alan LLM (ESTsoft): a whole answer or streamed tokens; reset the conversation.",
+        discussion: """
+            The key is the client_id query value: --client-id, or $ALAN_CLIENT_ID_<TASK> (e.g. \
+            ALAN_CLIENT_ID_GENERAL, ALAN_CLIENT_ID_COIN_REPORT), then $ALAN_CLIENT_ID. It never appears \
+            in output or logs. --sandbox uses the in-process stand-in (no key needed).
+            Example: courier alan ask "비트코인이 뭐야?" --stream --sandbox
+            Example: ALAN_CLIENT_ID=… courier alan reset
+            \(ExitCodes.help)
+            """,
+        subcommands: [AlanAskCommand.self, AlanResetCommand.self]
+    )
+}
+
+/// `courier alan ask`.
+struct AlanAskCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ask",
+        abstract: "Ask one question; the answer goes to stdout (streamed with --stream, progress dimmed on stderr)."
+    )
+
+    @Argument(help: "The question.") var prompt: String
+    @Flag(name: .long, help: "Stream tokens as they arrive.") var stream = false
+    @Option(name: .long, help: "The task whose key to use (general, coin-report, dashboard-briefing, …).") var task: String = AlanTask.general.rawValue
+    @OptionGroup var options: AlanOptions
+
+    func validate() throws {
+        guard !prompt.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw ValidationError("the question is empty") }
+    }
+
+    func run() async throws {
+        let task = AlanTask(rawValue: task)
+        let dim = isatty(STDERR_FILENO) == 1
+        try await options.withClient(task: task, settings: .init(tokenDelayMs: stream ? 15 : nil)) { alan, _ in
+            do {
+                if stream {
+                    var printed = ""
+                    for try await event in alan.stream(prompt, task: task) {
+                        switch event {
+                        case .progress(let sentence):
+                            Terminal.error(dim ? "\u{1B}[2m\(sentence)\u{1B}[0m" : sentence)
+                        case .token(let token):
+                            printed += token
+                            FileHandle.standardOutput.write(Data(token.utf8))
+                        case .complete(let whole):
+                            // The whole answer repeats the tokens: print only what did not arrive yet.
+                            if whole.hasPrefix(printed) {
+                                FileHandle.standardOutput.write(Data((String(whole.dropFirst(printed.count)) + "\n").utf8))
+                            } else {
+                                FileHandle.standardOutput.write(Data(("\n" + whole + "\n").utf8))
+                            }
+                        }
+                    }
+                } else {
+                    let answer = try await alan.ask(prompt, task: task)
+                    Terminal.error(dim ? "\u{1B}[2m\(answer.action.speak)\u{1B}[0m" : answer.action.speak)
+                    Terminal.output(answer.content)
+                }
+            } catch NetworkError.uriTooLong(let code) {
+                if let length = try? alan.requestURLLength(for: prompt, task: task), length > alan.maxURLLength {
+                    Terminal.error(alan.uriTooLongMessage(length: length))
+                }
+                throw NetworkError.uriTooLong(code)
+            }
+        }
+    }
+}
+
+/// `courier alan reset`.
+struct AlanResetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reset",
+        abstract: "Clear the conversation of a task's client_id (DELETE /api/v1/reset-state)."
+    )
+
+    @Option(name: .long, help: "The task whose conversation to clear.") var task: String = AlanTask.general.rawValue
+    @OptionGroup var options: AlanOptions
+
+    func run() async throws {
+        let task = AlanTask(rawValue: task)
+        try await options.withClient(task: task) { alan, _ in
+            try await alan.reset(task: task)
+            Terminal.output("conversation of task \(task) reset")
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import AlanAPI
+import Courier
+import CourierConcurrency
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `courier coin report` in a terminal: a spinner per section, sections filling top-down as
+/// they are revealed, keys 1/2/3 to cancel, r to retry, q to quit. The screen is redrawn in
+/// place from background tasks, so everything here is nonisolated and lock-protected.
+struct CoinReportTerminal {
+    let coin: Coin
+
+    /// stdout and stdin are both terminals.
+    static var isInteractive: Bool { isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1 }
+
+    func run(source: any CoinReportSource, cache: (any CoinOverviewCache)?) async throws {
+        let screen = CoinReportScreen(coin: coin)
+        let report = CoinReport(coin: coin, source: source, cache: cache) { _, snapshot in screen.update(snapshot) }
+        let terminal = RawTerminal()
+        defer { terminal.restore() }
+        screen.draw()
+        await report.start()
+        let spinner = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(100))
+                screen.tick()
+            }
+        }
+        defer { spinner.cancel() }
+        for await key in terminal.keys() {
+            switch key {
+            case UInt8(ascii: "1"), UInt8(ascii: "2"), UInt8(ascii: "3"):
+                let section = CoinSection.allCases[Int(key - UInt8(ascii: "1"))]
+                let cancelled = await report.cancel(section)
+                screen.setStatus(cancelled ? "[\(key - 48)] \(section.title) 취소됨 — r 로 다시 시도" : "[\(key - 48)] \(section.title): 진행 중인 요청이 없어요")
+            case UInt8(ascii: "r"), UInt8(ascii: "R"):
+                let retried = await report.retryUnfinished()
+                screen.setStatus(retried.isEmpty ? "다시 시도할 섹션이 없어요" : "다시 시도: " + retried.map(\.title).joined(separator: ", "))
+            case UInt8(ascii: "q"), UInt8(ascii: "Q"), 3, 4:
+                await report.cancelAll()
+                screen.finish()
+                return
+            default:
+                continue
+            }
+        }
+        await report.cancelAll()
+        screen.finish()
+    }
+}
+
+/// The screen's state and its rendering.
+final class CoinReportScreen: Sendable {
+    private struct State {
+        var snapshot = CoinReportSnapshot()
+        var frame = 0
+        var status = "키: 1/2/3 섹션 취소 · r 다시 시도 · q 종료"
+        var finished = false
+    }
+
+    private let coin: Coin
+    private let state = Mutex(State())
+    static let spinner = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+
+    init(coin: Coin) { self.coin = coin }
+
+    func update(_ snapshot: CoinReportSnapshot) {
+        state.withLock { $0.snapshot = snapshot }
+        draw()
+    }
+
+    func tick() {
+        let loading = state.withLock { state in
+            state.frame += 1
+            return CoinSection.allCases.contains { state.snapshot.isLoading($0) }
+        }
+        if loading { draw() }
+    }
+
+    func setStatus(_ text: String) {
+        state.withLock { $0.status = text }
+        draw()
+    }
+
+    func finish() {
+        state.withLock { $0.finished = true }
+        FileHandle.standardOutput.write(Data("\n".utf8))
+    }
+
+    /// Redraws the whole screen in place.
+    func draw() {
+        state.withLock { state in
+            guard !state.finished else { return }
+            FileHandle.standardOutput.write(Data(("\u{1B}[H\u{1B}[2J" + render(state)).utf8))
+        }
+    }
+
+    private func render(_ state: State) -> String {
+        var lines = ["\u{1B}[1m코인 리포트 · \(coin.koreanName) (\(coin.symbol))\u{1B}[0m", ""]
+        let spin = Self.spinner[state.frame % Self.spinner.count]
+        for (index, section) in CoinSection.allCases.enumerated() {
+            let head = "[\(index + 1)] \u{1B}[1m\(section.title)\u{1B}[0m"
+            let snapshot = state.snapshot
+            if snapshot.isLoading(section) {
+                lines.append("\(head)  \(spin) 불러오는 중…")
+            } else if let error = snapshot.error(of: section) {
+                let mark = snapshot.isCancelled(section) ? "■ 취소됨" : "✕ 실패 \(error)"
+                lines.append("\(head)  \u{1B}[33m\(mark)\u{1B}[0m — \(error.userMessage(in: .korean).replacingOccurrences(of: "\n", with: " ")) (r: 다시 시도)")
+            } else {
+                lines.append("\(head)  ✓")
+                lines += body(of: section, snapshot).map { "    " + $0 }
+            }
+            lines.append("")
+        }
+        lines.append("\u{1B}[2m\(state.status)\u{1B}[0m")
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    private func body(of section: CoinSection, _ snapshot: CoinReportSnapshot) -> [String] {
+        switch section {
+        case .overview:
+            guard let overview = snapshot.overview.value else { return [] }
+            let site = overview.websiteURL.map { url in overview.websiteHost.map { link($0, url) } ?? url } ?? "-"
+            return ["심볼 \(overview.symbol) · 웹사이트 \(site) · 최초 발행 \(overview.launchDate)", overview.description]
+        case .weekly:
+            guard let weekly = snapshot.weekly.value else { return [] }
+            return ["가격 추이: \(weekly.priceTrend)", "거래량 변화: \(weekly.volumeChange)", "원인: \(weekly.reason)"]
+        case .today:
+            guard let today = snapshot.today.value else { return [] }
+            return [today.summaryOfTodaysMarketSentiment] + today.articles.map { article in
+                "• \(article.title) — \(article.summary) \(article.sourceHost.map { link($0, article.newsSourceURL) } ?? "")"
+            }
+        }
+    }
+
+    /// The host, underlined, as a terminal hyperlink to the URL (the seed's AttributedString lesson).
+    private func link(_ host: String, _ url: String) -> String {
+        "\u{1B}[4m" + HackerNewsTerminal.link(host, to: url) + "\u{1B}[24m"
+    }
+}
