@@ -27,6 +27,10 @@ func message(for error: NetworkError) -> String? {
 }
 
 extension StatusMapping {
+    /// The Alan API: 401 means the quota is used up (AlanAPI ships this table as `.alan`).
+    static let quotaOn401 = StatusMapping { response, body in
+        response.status.code == 401 ? .quotaExceeded(401) : StatusMapping.standard.error(for: response, body: body)
+    }
     /// Seoul Open Data answers 200 with `{"RESULT":{"CODE":"INFO-100",…}}` to a bad key.
     static let seoul = StatusMapping { response, body in
         if let error = StatusMapping.standard.error(for: response, body: body) { return error }
@@ -49,7 +53,7 @@ enum AlanAPI: Endpoint {
         }
     }
     var secrets: [String] { [Self.clientID] }
-    var statusMapping: StatusMapping { .seed }   // 401 → quotaExceeded
+    var statusMapping: StatusMapping { .quotaOn401 }   // 401 → quotaExceeded
 }
 
 enum ShopAPI: Endpoint {

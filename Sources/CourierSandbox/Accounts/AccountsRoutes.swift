@@ -36,9 +36,11 @@ struct AccountsRoutes: SandboxRouteGroup {
         let store = try await AccountStore.open(file: dataDirectory?.appendingPathComponent(settings.databaseFileName), logger: logger)
         let handlers = UserAPIHandlers(store: store, settings: settings, logger: logger)
         // Makes the dummy hash now, so the first login for an unknown name is not slower than
-        // one for a known name (that would tell which names exist).
+        // one for a known name (that would tell which names exist). Not a whole verify per start:
+        // that put a 50–100 ms hash on the process's 2-thread bcrypt pool for every sandbox a
+        // test run starts (hundreds), and the Accounts tests' own hashes queued behind them.
         let hasher = handlers.hasher
-        Task { _ = try? await hasher.verify("warm-up", hash: nil) }
+        Task { try? await hasher.prepare() }
         logger.debug("accounts database ready", metadata: ["directory": "\(dataDirectory?.path ?? "in memory")"])
 
         router.post("/api/v1/users") { request, context in

@@ -22,6 +22,13 @@ struct PasswordHasher: Sendable {
         return try await Self.pool.runIfActive { Bcrypt.hash(password, cost: cost) }
     }
 
+    /// Makes the dummy hash for this cost now — once per process, a lookup afterwards — so the
+    /// first login for an unknown name is not slower than one for a known name.
+    func prepare() async throws {
+        let cost = self.cost
+        try await Self.pool.runIfActive { _ = DummyHashes.hash(for: cost) }
+    }
+
     /// Whether `password` matches `hash`. With no hash (unknown user) it checks against a dummy
     /// hash of the same cost, so both cases take the same time and give the same answer.
     func verify(_ password: String, hash: String?) async throws -> Bool {
