@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "AccountsAPI", targets: ["AccountsAPI"]),
         .library(name: "CourierSandbox", targets: ["CourierSandbox"]),
         .executable(name: "courier", targets: ["courier"]),
+        .library(name: "SeoulCultureAPI", targets: ["SeoulCultureAPI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
@@ -78,6 +79,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "AccountsAPI", dependencies: ["Courier"], swiftSettings: strict),
+        .target(name: "SeoulCultureAPI", dependencies: ["Courier", "CourierConcurrency"], swiftSettings: strict),
         .target(
             name: "CourierSandbox",
             dependencies: [
@@ -96,6 +98,7 @@ let package = Package(
             name: "courier",
             dependencies: [
                 "Courier", "CourierLLM", "CourierConcurrency", "AccountsAPI", "CourierSandbox",
+                "SeoulCultureAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -164,5 +167,6 @@ let package = Package(
         .testTarget(name: "CourierCombineTests", dependencies: ["CourierTestSupport", "CourierCombine", "Courier", "CourierSandbox"], swiftSettings: strict),
         .testTarget(name: "AccountsAPITests", dependencies: ["CourierTestSupport", "AccountsAPI", "Courier", "CourierSandbox", "CourierTesting"], swiftSettings: strict),
         .testTarget(name: "CourierSandboxTests", dependencies: ["CourierSandbox", "CourierTestSupport", "CourierTesting", .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio")], swiftSettings: strict),
+        .testTarget(name: "SeoulCultureAPITests", dependencies: ["SeoulCultureAPI", "CourierTestSupport", "CourierTesting", "CourierConcurrency", "Courier", "CourierSandbox"], swiftSettings: strict),
     ]
 )
