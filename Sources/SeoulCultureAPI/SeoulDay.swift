@@ -26,7 +26,7 @@ public struct SeoulDay: Sendable, Hashable, Comparable, Codable, CustomStringCon
     }
 
     /// Days in `month` of `year` (Gregorian).
-    static func daysIn(month: Int, year: Int) -> Int {
+    public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30

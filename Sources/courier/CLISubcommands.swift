@@ -8,5 +8,6 @@ enum CLISubcommands {
         UsersCommand.self,
         ServeCommand.self,
         JSONCommand.self,
+        RaonCommand.self,
     ]
 }
