@@ -150,6 +150,12 @@ let package = Package(
             path: "Benchmarks/AccountsBenchmark",
             swiftSettings: strict
         ),
+        .executableTarget(
+            name: "SeoulBenchmark",
+            dependencies: ["Courier", "SeoulCultureAPI", "CourierSandbox"],
+            path: "Benchmarks/SeoulBenchmark",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "CourierTests",
             dependencies: [
