@@ -79,7 +79,15 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "AccountsAPI", dependencies: ["Courier"], swiftSettings: strict),
-        .target(name: "SeoulCultureAPI", dependencies: ["Courier", "CourierConcurrency"], swiftSettings: strict),
+        .target(
+            name: "SeoulCultureAPI",
+            dependencies: [
+                "Courier", "CourierConcurrency",
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "CourierSandbox",
             dependencies: [

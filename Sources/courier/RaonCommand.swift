@@ -22,7 +22,7 @@ struct RaonCommand: AsyncParsableCommand {
             Example: courier raon list --sandbox --today 2026-11-20 --category 클래식 --free
             \(ExitCodes.help)
             """,
-        subcommands: [RaonListCommand.self, RaonShowCommand.self, RaonCalendarCommand.self, RaonExportCommand.self]
+        subcommands: [RaonListCommand.self, RaonShowCommand.self, RaonCalendarCommand.self, RaonFavCommand.self, RaonRemindCommand.self, RaonExportCommand.self]
     )
 }
 
