@@ -37,6 +37,9 @@ struct DemoCommand: AsyncParsableCommand {
         let concurrency = await ConcurrencyDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
         steps += concurrency.steps
         failures += concurrency.failures
+        let raon = await RaonDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
+        steps += raon.steps
+        failures += raon.failures
         await sandbox.stop()
         Terminal.output("\n\(failures == 0 ? "✓" : "✗") demo finished: \(steps) steps, \(failures) unexpected — \(core.oneLine); \(accounts.oneLine)")
         if failures > 0 { throw ExitCode(1) }
