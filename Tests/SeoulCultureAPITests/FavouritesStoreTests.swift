@@ -12,7 +12,10 @@ struct FavouritesStoreTests {
 
     @Test("favourites survive closing and reopening the store, with their data")
     func survivesRestart() async throws {
-        let programs = try await withSandbox { sandbox in try await sandbox.seoul().allPrograms() }
+        let programs = try await withSandbox { sandbox in
+            try await sandbox.seoulControl(["rows": 300])
+            return try await sandbox.seoul(today: longAgo).allPrograms()
+        }
         let file = temporaryFile()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let first = try await FavouritesStore.open(file: file)
@@ -35,7 +38,10 @@ struct FavouritesStoreTests {
     /// locks per connection, through the file), so this is the two-`fav add` race.
     @Test("two writers adding at the same time lose nothing")
     func concurrentWriters() async throws {
-        let programs = try await withSandbox { sandbox in try await sandbox.seoul().allPrograms() }
+        let programs = try await withSandbox { sandbox in
+            try await sandbox.seoulControl(["rows": 300])
+            return try await sandbox.seoul(today: longAgo).allPrograms()
+        }
         let file = temporaryFile()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let a = try await FavouritesStore.open(file: file)

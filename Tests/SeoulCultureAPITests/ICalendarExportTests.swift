@@ -20,7 +20,10 @@ struct ICalendarExportTests {
 
     @Test("the sandbox's programs export to a file Python's icalendar parses, with the right all-day dates")
     func parsesWithICalendar() async throws {
-        let programs = try await withSandbox { sandbox in try await sandbox.seoul().allPrograms() }
+        let programs = try await withSandbox { sandbox in
+            try await sandbox.seoulControl(["rows": 300])
+            return try await sandbox.seoul(today: longAgo).allPrograms()
+        }
         let chosen = Array(programs.filter { !$0.notes.isEmpty }.prefix(3)) + Array(programs.prefix(3))
         let document = ICalendarExport.document(for: chosen)
         #expect(document.contains("\r\n") && !document.replacingOccurrences(of: "\r\n", with: "").contains("\n"))

@@ -26,7 +26,7 @@ struct SeoulPagingTests {
         }
     }
 
-    @Test("an exact multiple of 1,000 rows: 1 + 3 requests, no empty fourth page", arguments: [3_000, 1_000])
+    @Test("an exact multiple of 1,000 rows: 1 + 3 requests, no empty fourth page", arguments: [2_000, 1_000])
     func exactMultiple(rows: Int) async throws {
         try await withSandbox { sandbox in
             try await sandbox.seoulControl(["rows": rows])
@@ -48,21 +48,23 @@ struct SeoulPagingTests {
     @Test("progress is reported per page and ends finished")
     func progress() async throws {
         try await withSandbox { sandbox in
+            // A small set in 100-row pages keeps this (and the suites running beside it) cheap.
+            try await sandbox.seoulControl(["rows": 350])
             let reports = Recorder<PaginationProgress>()
-            _ = try await sandbox.seoul().allPrograms { progress in Task { await reports.append(progress) } }
+            _ = try await sandbox.seoul(pageSize: 100).allPrograms { progress in Task { await reports.append(progress) } }
             #expect(await eventually { await reports.count == 5 })
             let entries = await reports.entries.sorted { $0.pagesDone < $1.pagesDone }
             #expect(entries.map(\.pagesDone) == [0, 1, 2, 3, 4])
-            #expect(entries.last?.isFinished == true && entries.last?.itemsFetched == 3_512)
+            #expect(entries.last?.isFinished == true && entries.last?.itemsFetched == 350)
         }
     }
 
     @Test("a page that fails once with 503 is retried and the load succeeds")
     func transientFailureRetried() async throws {
         try await withSandbox { sandbox in
-            try await sandbox.seoulControl(["failStart": 2001, "failTimes": 1])
-            let programs = try await sandbox.seoul(today: longAgo).allPrograms()
-            #expect(programs.count == 3_512)
+            try await sandbox.seoulControl(["failStart": 201, "failTimes": 1, "rows": 350])
+            let programs = try await sandbox.seoul(today: longAgo, pageSize: 100).allPrograms()
+            #expect(programs.count == 350)
             let stats = try await sandbox.seoulStats()
             #expect(stats.injectedFailures == 1)
             #expect(stats.requests == 6)
@@ -72,15 +74,15 @@ struct SeoulPagingTests {
     @Test("a page that still fails after retries fails the whole load with a clear error, never a partial list")
     func persistentFailure() async throws {
         try await withSandbox { sandbox in
-            try await sandbox.seoulControl(["failStart": 2001])
+            try await sandbox.seoulControl(["failStart": 201, "rows": 350])
             do throws(SeoulAPIError) {
-                let programs = try await sandbox.seoul().allPrograms()
+                let programs = try await sandbox.seoul(pageSize: 100).allPrograms()
                 Issue.record("got \(programs.count) programs")
             } catch {
                 guard case .pageFailed(let page, let pages, let first, let last, let reason) = error else { Issue.record("got \(error)"); return }
-                #expect(page == 3 && pages == 4 && first == 2001 && last == 3000)
+                #expect(page == 3 && pages == 4 && first == 201 && last == 300)
                 #expect(reason == .network(.serviceUnavailable(503)))
-                #expect(error.description.contains("Page 3 of 4 (rows 2001–3000)"))
+                #expect(error.description.contains("Page 3 of 4 (rows 201–300)"))
             }
             // Three attempts in all, unless a loaded machine made an attempt so slow that the retry
             // middleware saw another one would overrun the call's deadline (it then stops early).
@@ -91,10 +93,10 @@ struct SeoulPagingTests {
     @Test("an ERROR-600 page fails the load with its code")
     func serviceErrorPage() async throws {
         try await withSandbox { sandbox in
-            try await sandbox.seoulControl(["failStart": 1001, "failWith": "ERROR-600"])
-            await #expect(throws: SeoulAPIError.self) { try await sandbox.seoul().allPrograms() }
+            try await sandbox.seoulControl(["failStart": 101, "failWith": "ERROR-600", "rows": 350])
             do throws(SeoulAPIError) {
-                _ = try await sandbox.seoul().allPrograms()
+                _ = try await sandbox.seoul(pageSize: 100).allPrograms()
+                Issue.record("the load succeeded")
             } catch {
                 guard case .pageFailed(2, 4, _, _, .service("ERROR-600", _)) = error else { Issue.record("got \(error)"); return }
             }
@@ -104,13 +106,13 @@ struct SeoulPagingTests {
     @Test("a refresh while a load runs cancels it: the first caller sees a cancellation, the server the disconnect")
     func refreshCancelsRunning() async throws {
         try await withSandbox { sandbox in
-            try await sandbox.seoulControl(["latencyMs": 1500])
-            let seoul = sandbox.seoul(today: longAgo)
+            try await sandbox.seoulControl(["latencyMs": 1500, "rows": 350])
+            let seoul = sandbox.seoul(today: longAgo, pageSize: 100)
             let first = Task { try await seoul.refresh() }
             // Wait until the first load's pages are on the server (the probe plus at least one page).
             #expect(await eventually(timeout: .seconds(60)) { (try await sandbox.seoulStats()).requests >= 2 })
             let second = try await seoul.refresh()
-            #expect(second.count == 3_512)
+            #expect(second.count == 350)
             do {
                 let stale = try await first.value
                 Issue.record("the superseded load delivered \(stale.count) programs")

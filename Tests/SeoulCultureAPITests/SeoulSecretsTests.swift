@@ -14,8 +14,8 @@ struct SeoulSecretsTests {
             let capture = LogCapture()
             let configuration = NetworkClient.Configuration(
                 transport: kind.make(), middlewares: [LoggingMiddleware(logger: capture.logger(), level: .debug)], logger: capture.logger("retry"))
-            try await sandbox.seoulControl(["failStart": 1001, "failTimes": 1])
-            _ = try await sandbox.seoul(configuration: configuration).allPrograms()
+            try await sandbox.seoulControl(["failStart": 101, "failTimes": 1, "rows": 350])
+            _ = try await sandbox.seoul(configuration: configuration, pageSize: 100).allPrograms()
             let badKey = "WrongKey9876543210ZYXW"
             await #expect(throws: SeoulAPIError.self) { try await sandbox.seoul(key: badKey + "!", configuration: configuration).rows(start: 1, end: 1) }
             #expect(capture.lines.count >= 6)
