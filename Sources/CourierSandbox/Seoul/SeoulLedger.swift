@@ -2,13 +2,19 @@
 actor SeoulLedger {
     private(set) var knobs = SeoulKnobs()
     private(set) var stats = SeoulStats()
-    private(set) var dataset = SeoulDataset.shared
+    /// Made on the first Seoul request, not when the sandbox starts: every test suite starts
+    /// sandboxes, and generating the rows there would delay them all.
+    private var chosen: SeoulDataset?
+    var dataset: SeoulDataset {
+        if let chosen { return chosen }
+        let made = knobs.rows == SeoulDataset.defaultCount ? SeoulDataset.shared : SeoulDataset(count: knobs.rows)
+        chosen = made
+        return made
+    }
     private var failuresLeft = Int.max
 
     func set(_ new: SeoulKnobs) {
-        if new.rows != dataset.rows.count {
-            dataset = new.rows == SeoulDataset.defaultCount ? .shared : SeoulDataset(count: new.rows)
-        }
+        if new.rows != knobs.rows { chosen = nil }
         knobs = new
         failuresLeft = new.failTimes
     }
