@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "AccountsAPI", targets: ["AccountsAPI"]),
         .library(name: "CourierSandbox", targets: ["CourierSandbox"]),
         .executable(name: "courier", targets: ["courier"]),
+        .library(name: "HackerNewsAPI", targets: ["HackerNewsAPI"]),
         .library(name: "SeoulCultureAPI", targets: ["SeoulCultureAPI"]),
     ],
     dependencies: [
@@ -105,7 +106,7 @@ let package = Package(
         .executableTarget(
             name: "courier",
             dependencies: [
-                "Courier", "CourierLLM", "CourierConcurrency", "AccountsAPI", "CourierSandbox",
+                "Courier", "CourierLLM", "CourierConcurrency", "AccountsAPI", "CourierSandbox", "HackerNewsAPI",
                 "SeoulCultureAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -181,6 +182,21 @@ let package = Package(
         .testTarget(name: "CourierCombineTests", dependencies: ["CourierTestSupport", "CourierCombine", "Courier", "CourierSandbox"], swiftSettings: strict),
         .testTarget(name: "AccountsAPITests", dependencies: ["CourierTestSupport", "AccountsAPI", "Courier", "CourierSandbox", "CourierTesting"], swiftSettings: strict),
         .testTarget(name: "CourierSandboxTests", dependencies: ["CourierSandbox", "CourierTestSupport", "CourierTesting", .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio")], swiftSettings: strict),
+        .target(
+            name: "HackerNewsAPI",
+            dependencies: [
+                "Courier", "CourierConcurrency", "CourierCombine",
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux, .windows, .android])),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "HackerNewsAPITests", dependencies: ["CourierTestSupport", "HackerNewsAPI", "Courier", "CourierSandbox", "CourierConcurrency"], swiftSettings: strict),
+        .executableTarget(
+            name: "HackerNewsBenchmark",
+            dependencies: ["Courier", "HackerNewsAPI", "CourierSandbox"],
+            path: "Benchmarks/HackerNewsBenchmark",
+            swiftSettings: strict
+        ),
         .testTarget(name: "SeoulCultureAPITests", dependencies: ["SeoulCultureAPI", "CourierTestSupport", "CourierTesting", "CourierConcurrency", "Courier", "CourierSandbox"], swiftSettings: strict),
     ]
 )

@@ -8,6 +8,7 @@ enum CLISubcommands {
         UsersCommand.self,
         ServeCommand.self,
         JSONCommand.self,
+        HackerNewsCommand.self,
         RaonCommand.self,
     ]
 }

@@ -37,6 +37,9 @@ struct DemoCommand: AsyncParsableCommand {
         let concurrency = await ConcurrencyDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
         steps += concurrency.steps
         failures += concurrency.failures
+        let hackerNews = await HackerNewsDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
+        steps += hackerNews.steps
+        failures += hackerNews.failures
         let raon = await RaonDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
         steps += raon.steps
         failures += raon.failures

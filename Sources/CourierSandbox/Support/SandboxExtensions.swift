@@ -12,6 +12,7 @@ enum SandboxExtensions {
     static func registered(options: SandboxServer.Options, logger: Logger) async -> [any SandboxRouteGroup] {
         [
             AccountsRoutes(dataDirectory: options.dataDirectory, logger: logger),
+            HackerNewsRoutes(),
             SeoulRoutes(),
         ]
     }
