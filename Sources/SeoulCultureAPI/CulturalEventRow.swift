@@ -110,3 +110,37 @@ public struct CulturalEventRow: Codable, Sendable, Equatable {
         )
     }
 }
+
+extension CulturalEventRow {
+    /// Sets the field at `index` of ``CodingKeys/allCases`` (the scanner's way in, without a
+    /// per-row array or key paths).
+    mutating func setField(_ index: Int, _ value: String) {
+        switch index {
+        case 0: codeName = value
+        case 1: district = value
+        case 2: title = value
+        case 3: dateRange = value
+        case 4: place = value
+        case 5: organization = value
+        case 6: target = value
+        case 7: fee = value
+        case 8: inquiry = value
+        case 9: player = value
+        case 10: program = value
+        case 11: etcDescription = value
+        case 12: orgLink = value
+        case 13: mainImage = value
+        case 14: registered = value
+        case 15: ticket = value
+        case 16: startDate = value
+        case 17: endDate = value
+        case 18: themeCode = value
+        case 19: lot = value
+        case 20: lat = value
+        case 21: isFree = value
+        case 22: homepage = value
+        case 23: time = value
+        default: break
+        }
+    }
+}

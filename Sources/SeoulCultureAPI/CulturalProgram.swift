@@ -30,12 +30,12 @@ public struct CulturalProgram: Codable, Sendable, Equatable, Identifiable {
     public var latitude: Double?
     /// Longitude (≈ 126–127.x), whichever of LAT/LOT held it.
     public var longitude: Double?
-    /// The program's page (`HMPG_ADDR`).
-    public var homepage: URL?
-    /// The organiser's or ticket page (`ORG_LINK`).
-    public var ticketURL: URL?
-    /// The poster (`MAIN_IMG`).
-    public var imageURL: URL?
+    /// The program's page (`HMPG_ADDR`) as sent, when it is an http(s) link; see ``homepage``.
+    public var homepageLink: String?
+    /// The organiser's or ticket page (`ORG_LINK`) as sent, when it is an http(s) link.
+    public var ticketLink: String?
+    /// The poster (`MAIN_IMG`) as sent, when it is an http(s) link.
+    public var imageLink: String?
     /// The organiser.
     public var organization: String
     /// Who may attend.
@@ -53,6 +53,21 @@ public struct CulturalProgram: Codable, Sendable, Equatable, Identifiable {
     /// Who sells tickets (`TICKET`).
     public var ticket: String
 
+    // The links stay text until asked for: three `URL(string:)` a row were a third of the
+    // time to build 10,000 programs (SeoulBenchmark). JSON keys are the URL-typed names.
+    enum CodingKeys: String, CodingKey {
+        case id, title, category, district, place, startDate, endDate, isFree, fee, latitude, longitude
+        case homepageLink = "homepage", ticketLink = "ticketURL", imageLink = "imageURL"
+        case organization, target, player, program, notes, inquiry, time, ticket
+    }
+
+    /// The program's page (`HMPG_ADDR`).
+    public var homepage: URL? { homepageLink.flatMap { URL(string: $0) } }
+    /// The organiser's or ticket page (`ORG_LINK`).
+    public var ticketURL: URL? { ticketLink.flatMap { URL(string: $0) } }
+    /// The poster (`MAIN_IMG`).
+    public var imageURL: URL? { imageLink.flatMap { URL(string: $0) } }
+
     /// Why a row could not become a program.
     public enum RowError: Error, Equatable, Sendable {
         /// Neither STRTDATE/END_DATE nor DATE held a usable date.
@@ -61,24 +76,24 @@ public struct CulturalProgram: Codable, Sendable, Equatable, Identifiable {
 
     /// The program of `row`.
     public init(row: CulturalEventRow) throws(RowError) {
-        let range = row.dateRange.split(separator: "~", maxSplits: 1)
-        guard let start = SeoulDay(row.startDate) ?? range.first.flatMap({ SeoulDay($0) }) else { throw .noDates(title: row.title) }
-        let end = SeoulDay(row.endDate) ?? range.last.flatMap { SeoulDay($0) } ?? start
+        // DATE ("start~end") is the fallback when STRTDATE/END_DATE are unusable.
+        guard let start = SeoulDay(row.startDate) ?? SeoulDay(row.dateRange) else { throw .noDates(title: row.title) }
+        let end = SeoulDay(row.endDate) ?? row.dateRange.split(separator: "~", maxSplits: 1).last.flatMap { SeoulDay($0) } ?? start
         let (latitude, longitude) = Self.coordinates(row.lat, row.lot)
         self.id = Self.stableID(for: row)
-        self.title = row.title.trimmingCharacters(in: .whitespacesAndNewlines)
+        self.title = FieldText.trimmed(row.title)
         self.category = row.codeName
         self.district = row.district
         self.place = row.place
         self.startDate = start
         self.endDate = max(start, end)
-        self.isFree = row.isFree.trimmingCharacters(in: .whitespaces) == "무료"
+        self.isFree = FieldText.trimmed(row.isFree) == "무료"
         self.fee = row.fee
         self.latitude = latitude
         self.longitude = longitude
-        self.homepage = Self.url(row.homepage)
-        self.ticketURL = Self.url(row.orgLink)
-        self.imageURL = Self.url(row.mainImage)
+        self.homepageLink = FieldText.link(row.homepage)
+        self.ticketLink = FieldText.link(row.orgLink)
+        self.imageLink = FieldText.link(row.mainImage)
         self.organization = row.organization
         self.target = row.target
         self.player = row.player
@@ -93,7 +108,7 @@ public struct CulturalProgram: Codable, Sendable, Equatable, Identifiable {
     /// (the data had them swapped for a while; the seed app swapped them back on purpose).
     public static func coordinates(_ a: String, _ b: String) -> (latitude: Double?, longitude: Double?) {
         let latitudes = 33.0...39.0, longitudes = 124.0...132.0
-        guard let x = Double(a.trimmingCharacters(in: .whitespaces)), let y = Double(b.trimmingCharacters(in: .whitespaces)) else { return (nil, nil) }
+        guard let x = Double(FieldText.trimmed(a)), let y = Double(FieldText.trimmed(b)) else { return (nil, nil) }
         if latitudes.contains(x), longitudes.contains(y) { return (x, y) }
         if latitudes.contains(y), longitudes.contains(x) { return (y, x) }
         return (nil, nil)
@@ -103,22 +118,35 @@ public struct CulturalProgram: Codable, Sendable, Equatable, Identifiable {
     /// the same id on every run and machine (Swift's `Hasher` is seeded per process).
     public static func stableID(for row: CulturalEventRow) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for part in [row.title, row.startDate, row.endDate, row.dateRange, row.place, row.homepage] {
-            for byte in part.utf8 {
-                hash ^= UInt64(byte)
-                hash &*= 0x100_0000_01b3
+        // Over contiguous UTF-8 (`withUTF8`): walking `String.UTF8View` index by index made this
+        // hash the largest single cost of building a program.
+        func mix(_ part: String) {
+            var part = part
+            part.withUTF8 { bytes in
+                for byte in bytes {
+                    hash ^= UInt64(byte)
+                    hash &*= 0x100_0000_01b3
+                }
             }
             hash ^= 0x1f
             hash &*= 0x100_0000_01b3
         }
-        let hex = String(hash, radix: 16)
-        return String((String(repeating: "0", count: max(0, 16 - hex.count)) + hex).suffix(12))
-    }
-
-    private static func url(_ text: String) -> URL? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard trimmed.hasPrefix("http://") || trimmed.hasPrefix("https://") else { return nil }
-        return URL(string: trimmed)
+        mix(row.title)
+        mix(row.startDate)
+        mix(row.endDate)
+        mix(row.dateRange)
+        mix(row.place)
+        mix(row.homepage)
+        // The low 48 bits as 12 lower-case hex digits.
+        let digits: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: 12) { buffer in
+            var value = hash
+            for index in (0..<12).reversed() {
+                buffer[index] = digits.utf8Start[Int(value & 0xF)]
+                value >>= 4
+            }
+            return 12
+        }
     }
 
     /// True when the program runs on `day`.

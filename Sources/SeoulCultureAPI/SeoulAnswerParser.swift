@@ -7,18 +7,30 @@ import FoundationXML
 /// came in: the wrapped JSON, the bare `{"RESULT":…}` JSON, or the XML the service sends for some
 /// errors even when JSON was asked.
 public enum SeoulAnswerParser {
+    /// How JSON bodies are read.
+    public enum JSONReading: Sendable {
+        /// ``SeoulJSONScanner`` first, JSONDecoder for whatever it does not take (the default).
+        case scanner
+        /// JSONDecoder only: the reference reading, kept for tests and the benchmark's baseline.
+        case foundation
+    }
+
     /// Parses `body`.
-    public static func parse(_ body: Data) throws(SeoulAPIError) -> CulturalEventAnswer {
+    public static func parse(_ body: Data, reading: JSONReading = .scanner) throws(SeoulAPIError) -> CulturalEventAnswer {
         let first = body.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) }
         if first == UInt8(ascii: "<") {
             guard let result = XMLResult.parse(body) else { throw .unexpectedAnswer(excerpt(body)) }
             return try answer(result, total: 0, rows: [])
         }
         let envelope: Envelope
-        do {
-            envelope = try JSONDecoder().decode(Envelope.self, from: body)
-        } catch {
-            throw .unexpectedAnswer(excerpt(body))
+        if reading == .scanner, let scanned = SeoulJSONScanner.envelope(body) {
+            envelope = scanned
+        } else {
+            do {
+                envelope = try JSONDecoder().decode(Envelope.self, from: body)
+            } catch {
+                throw .unexpectedAnswer(excerpt(body))
+            }
         }
         if let wrapped = envelope.culturalEventInfo {
             let result = wrapped.result ?? SeoulResult(code: SeoulResult.ok, message: "")
@@ -42,7 +54,7 @@ public enum SeoulAnswerParser {
         return body.isEmpty ? "(empty body)" : text
     }
 
-    private struct Envelope: Decodable {
+    struct Envelope: Decodable {
         var culturalEventInfo: Wrapped?
         var result: SeoulResult?
 
@@ -52,7 +64,7 @@ public enum SeoulAnswerParser {
         }
     }
 
-    private struct Wrapped: Decodable {
+    struct Wrapped: Decodable {
         var listTotalCount: Int?
         var result: SeoulResult?
         var row: [CulturalEventRow]?

@@ -37,11 +37,18 @@ public struct SeoulDay: Sendable, Hashable, Comparable, Codable, CustomStringCon
     /// Parses the first ten characters of `text` as `YYYY-MM-DD` (so `"2026-10-03 00:00:00.0"`
     /// works); nil for anything else.
     public init?(_ text: some StringProtocol) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let parts = trimmed.prefix(10).split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
-        else { return nil }
+        // Read from the UTF-8 bytes: a fixed format needs no formatter, and 20,000 of these are
+        // parsed per 10,000 rows.
+        var bytes = text.utf8.drop { $0 == 0x20 || $0 == 0x09 }.prefix(10).makeIterator()
+        func number(_ count: Int) -> Int? {
+            var value = 0
+            for _ in 0..<count {
+                guard let byte = bytes.next(), (0x30...0x39).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            return value
+        }
+        guard let year = number(4), bytes.next() == 0x2D, let month = number(2), bytes.next() == 0x2D, let day = number(2) else { return nil }
         self.init(year: year, month: month, day: day)
     }
 

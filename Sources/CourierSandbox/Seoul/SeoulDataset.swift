@@ -13,6 +13,8 @@ struct SeoulDataset: Sendable {
 
     /// Rows, each a field → value map with the service's upper-case keys.
     let rows: [[String: String]]
+    /// Each row as its JSON object's bytes (``SeoulRowJSON``), made with the rows.
+    let json: [[UInt8]]
 
     static let shared = SeoulDataset(count: defaultCount)
 
@@ -20,6 +22,7 @@ struct SeoulDataset: Sendable {
         var random = SplitMix(state: seed)
         let anchor = CivilDay.days(year: Self.anchor.year, month: Self.anchor.month, day: Self.anchor.day)
         rows = (0..<count).map { index in Self.row(index: index, random: &random, anchor: anchor) }
+        json = rows.map(SeoulRowJSON.object)
     }
 
     private static func row(index: Int, random: inout SplitMix, anchor: Int) -> [String: String] {

@@ -110,7 +110,9 @@ struct SeoulRoutes: SandboxRouteGroup {
             return result(failWith, xml: xml)
         }
         let filter = segments.dropFirst(5).map { $0.trimmingCharacters(in: .whitespaces) } + ["", "", ""]
-        let rows = await ledger.dataset.rows.filter { row in
+        let dataset = await ledger.dataset
+        let matching = filter.allSatisfy(\.isEmpty) ? Array(dataset.rows.indices) : dataset.rows.indices.filter { index in
+            let row = dataset.rows[index]
             if !filter[0].isEmpty, row["CODENAME"] != filter[0] { return false }
             if !filter[1].isEmpty, row["TITLE"]?.contains(filter[1]) != true { return false }
             if !filter[2].isEmpty {
@@ -119,9 +121,11 @@ struct SeoulRoutes: SandboxRouteGroup {
             }
             return true
         }
-        guard start <= rows.count else { return result("INFO-200", xml: xml) }
-        let page = Array(rows[(start - 1)..<min(end, rows.count)])
-        return xml ? SeoulXML.rows(page, total: rows.count) : rowsJSON(page, total: rows.count)
+        guard start <= matching.count else { return result("INFO-200", xml: xml) }
+        let page = matching[(start - 1)..<min(end, matching.count)]
+        if xml { return SeoulXML.rows(page.map { dataset.rows[$0] }, total: matching.count) }
+        let body = SeoulRowJSON.answer(page.lazy.map { dataset.json[$0] }, total: matching.count, message: messages["INFO-000"] ?? "")
+        return JSONResponse.raw(Data(body))
     }
 
     /// A bare `{"RESULT":…}` (or its XML form) — how the service answers errors and "no data".
@@ -131,13 +135,6 @@ struct SeoulRoutes: SandboxRouteGroup {
         return JSONResponse.make(["RESULT": ["CODE": code, "MESSAGE": message]])
     }
 
-    private static func rowsJSON(_ rows: [[String: String]], total: Int) -> Response {
-        let object: [String: Any] = [
-            "culturalEventInfo": ["list_total_count": total, "RESULT": ["CODE": "INFO-000", "MESSAGE": messages["INFO-000"] ?? ""], "row": rows] as [String: Any],
-        ]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return JSONResponse.raw(data)
-    }
 }
 
 /// The XML forms of the stand-in's answers.
