@@ -57,10 +57,11 @@ print(String(format: "  sequential / concurrent: %.2f×", s / c))
 // 10,000 rows in memory: decode the JSON, make programs, keep the current ones, sort, filter.
 try await control.set("latencyMs=0&rows=10000")
 // The ten 1,000-row answers exactly as the stand-in sends them; one body of all 10,000 rows too.
-var pageBodies: [Data] = []
+var fetched: [Data] = []
 for start in stride(from: 1, to: 10_001, by: 1000) {
-    pageBodies.append(try await concurrentClient.client.response(CulturalEventAPI.rows(key: key, start: start, end: start + 999)).body)
+    fetched.append(try await concurrentClient.client.response(CulturalEventAPI.rows(key: key, start: start, end: start + 999)).body)
 }
+let pageBodies = fetched
 await sandbox.stop()
 let rows = try pageBodies.flatMap { try SeoulAnswerParser.parse($0).rows }
 struct Wrapper: Encodable {
@@ -81,25 +82,56 @@ func processCPU() -> Double {
     return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
 }
 
-var timings: [Double] = [], cpu: [Double] = []
-var shown = 0
-for _ in 0..<7 {
-    let cpuStart = processCPU()
-    timings.append(try await time {
-        // As allPrograms does: every page parsed, the rows merged, programs made, kept, sorted.
-        let pageRows = try pageBodies.flatMap { try SeoulAnswerParser.parse($0).rows }
-        let programs = CulturalProgram.currentAndUpcoming(pageRows.compactMap { try? CulturalProgram(row: $0) }, today: anchor)
-        shown = ProgramQuery(search: "콘서트", isFreeOnly: true).apply(to: programs).count
-    })
-    cpu.append(processCPU() - cpuStart)
+/// Parses one page and makes its programs, as each page task of `allPrograms` does.
+@Sendable func programs(of body: Data, reading: SeoulAnswerParser.JSONReading) throws -> [CulturalProgram] {
+    CulturalProgram.programs(from: try SeoulAnswerParser.parse(body, reading: reading).rows)
 }
-let d = median(timings)
+
+/// The 10,000-row path end to end: pages read (one after another, or in parallel tasks as
+/// `allPrograms` runs them), merged, the current ones kept and sorted, then a search.
+func fullPath(parallel: Bool, reading: SeoulAnswerParser.JSONReading) async throws -> Int {
+    var pages: [[CulturalProgram]]
+    if parallel {
+        pages = try await withThrowingTaskGroup(of: (Int, [CulturalProgram]).self) { group in
+            for (index, body) in pageBodies.enumerated() { group.addTask { (index, try programs(of: body, reading: reading)) } }
+            var pages = [[CulturalProgram]](repeating: [], count: pageBodies.count)
+            for try await (index, page) in group { pages[index] = page }
+            return pages
+        }
+    } else {
+        pages = try pageBodies.map { try programs(of: $0, reading: reading) }
+    }
+    let kept = CulturalProgram.currentAndUpcoming(pages.flatMap { $0 }, today: anchor)
+    pages = []
+    return ProgramQuery(search: "콘서트", isFreeOnly: true).apply(to: kept).count
+}
+
 var loadAverage = [0.0, 0.0, 0.0]
 _ = getloadavg(&loadAverage, 3)
-print(String(format: "decode + filter + sort of %d rows (10 stand-in pages, %.1f MB JSON): %.1f ms median of 7 (goal ≤ 50 ms %@), %.1f ms CPU; %d shown after a search; load average %.1f",
-    rows.count, Double(pageBodies.reduce(0) { $0 + $1.count }) / 1e6, d * 1000, d <= 0.05 ? "✓" : "✗", median(cpu) * 1000, shown, loadAverage[0]))
+print(String(format: "decode + filter + sort of %d rows (10 stand-in pages of 1,000, %.1f MB JSON), median of 7; load average %.1f on %d cores",
+    rows.count, Double(pageBodies.reduce(0) { $0 + $1.count }) / 1e6, loadAverage[0], ProcessInfo.processInfo.activeProcessorCount))
+print("  contender                                  wall      CPU")
+var shown = 0
+var results: [String: Double] = [:]
+for (name, parallel, reading, goal) in [
+    ("JSONDecoder reading, one thread", false, SeoulAnswerParser.JSONReading.foundation, false),
+    ("scanner, one thread", false, .scanner, true),
+    ("scanner, pages in parallel (allPrograms)", true, .scanner, true),
+] {
+    var wall: [Double] = [], cpu: [Double] = []
+    for _ in 0..<7 {
+        let cpuStart = processCPU()
+        wall.append(try await time { shown = try await fullPath(parallel: parallel, reading: reading) })
+        cpu.append(processCPU() - cpuStart)
+    }
+    results[name] = median(wall)
+    let mark = goal ? (median(wall) <= 0.05 ? "goal ≤ 50 ms ✓" : "goal ≤ 50 ms ✗") : ""
+    print(String(format: "  %@ %6.1f ms %6.1f ms   %@", name.padding(toLength: 42, withPad: " ", startingAt: 0), median(wall) * 1000, median(cpu) * 1000, mark))
+}
+print(String(format: "  JSONDecoder / scanner (one thread): %.1f×; %d shown after a search",
+    (results["JSONDecoder reading, one thread"] ?? 0) / (results["scanner, one thread"] ?? 1), shown))
 
-// Where the time goes, stage by stage (medians of 7).
+// Where the time goes, stage by stage, on one body of all 10,000 rows (medians of 7).
 var decodeT: [Double] = [], buildT: [Double] = [], currentT: [Double] = [], queryT: [Double] = []
 for _ in 0..<7 {
     var decoded: [CulturalEventRow] = [], built: [CulturalProgram] = [], current: [CulturalProgram] = []
@@ -112,7 +144,7 @@ var foundationT: [Double] = []
 for _ in 0..<3 { foundationT.append(try await time { _ = try SeoulAnswerParser.parse(body, reading: .foundation) }) }
 print(String(format: "  JSON decode: scanner %.1f ms vs JSONDecoder (reference) %.1f ms: %.1f× faster",
     median(decodeT) * 1000, median(foundationT) * 1000, median(foundationT) / median(decodeT)))
-print(String(format: "  stages: JSON decode %.1f ms · model building %.1f ms · keep current + sort %.1f ms · query %.1f ms",
+print(String(format: "  stages (one thread): JSON decode %.1f ms · model building %.1f ms · keep current + sort %.1f ms · query %.1f ms",
     median(decodeT) * 1000, median(buildT) * 1000, median(currentT) * 1000, median(queryT) * 1000))
 
 /// Sets the stand-in's knobs.

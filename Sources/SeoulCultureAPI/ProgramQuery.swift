@@ -45,8 +45,8 @@ extension CulturalProgram {
     /// Programs not over by `today` (end ≥ today), sorted by start date, then title, then id:
     /// what the app lists.
     public static func currentAndUpcoming(_ programs: [CulturalProgram], today: SeoulDay) -> [CulturalProgram] {
-        // Sorted as indices with a day number for the first key: moving and copying whole
-        // programs (twenty-odd strings each) in the sort was most of its time.
+        // Sorted as indices with a day number for the first key: moving whole programs
+        // (twenty-odd strings, ~330 bytes each) in the sort was most of its time.
         let kept = programs.indices.filter { programs[$0].endDate >= today }
         let dayNumbers = programs.map { $0.startDate.year * 10_000 + $0.startDate.month * 100 + $0.startDate.day }
         let order = kept.sorted { a, b in

@@ -81,12 +81,14 @@ public final class SeoulCultureClient: Sendable {
         let pages = PageRequest.pages(total: total, pageSize: pageSize).count
         // The paginator speaks NetworkError; the first page error is kept here with its Seoul details.
         let firstFailure = Mutex<SeoulAPIError?>(nil)
-        let paginator = Paginator<CulturalEventRow>(pageSize: pageSize, maxConcurrentPages: maxConcurrentPages)
-        let result: PaginationResult<CulturalEventRow>
+        let paginator = Paginator<CulturalProgram>(pageSize: pageSize, maxConcurrentPages: maxConcurrentPages)
+        let result: PaginationResult<CulturalProgram>
         do throws(NetworkError) {
             result = try await paginator.fetchAll(total: total, progress: progress) { page in
                 do throws(SeoulAPIError) {
-                    return try await self.rows(start: page.firstRow, end: page.lastRow, filter: filter).rows
+                    // Programs are made in the page's own task, while other pages are still on
+                    // the wire (and on another core), not all at the end.
+                    return CulturalProgram.programs(from: try await self.rows(start: page.firstRow, end: page.lastRow, filter: filter).rows)
                 } catch {
                     let failure = SeoulAPIError.pageFailed(page: page.index + 1, pages: pages, firstRow: page.firstRow, lastRow: page.lastRow, reason: error)
                     if !error.isCancellation { firstFailure.withLock { $0 = $0 ?? failure } }
@@ -97,8 +99,7 @@ public final class SeoulCultureClient: Sendable {
             if error == .taskCancelled { throw .network(.taskCancelled) }
             throw firstFailure.withLock { $0 } ?? SeoulAPIError(error)
         }
-        let programs = result.items.compactMap { try? CulturalProgram(row: $0) }
-        return CulturalProgram.currentAndUpcoming(programs, today: today())
+        return CulturalProgram.currentAndUpcoming(result.items, today: today())
     }
 
     /// ``allPrograms(filter:progress:)``, latest wins: a refresh while one is running cancels

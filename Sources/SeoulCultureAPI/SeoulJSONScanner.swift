@@ -26,11 +26,6 @@ struct SeoulJSONScanner {
     /// The envelope of `body`, or nil when the body is not plain JSON of the expected shape.
     static func envelope(_ body: Data) -> SeoulAnswerParser.Envelope? {
         body.withUnsafeBytes { buffer in
-            // Valid UTF-8 once for the whole body (JSONDecoder refuses invalid bytes; so does the
-            // scanner): then every string cut at its ASCII quotes is valid too, and is made
-            // without checking again. (`String(validating:)` per string cost a generic-metadata
-            // lookup each — half the scan.)
-            guard !buffer.contains(where: { $0 >= 0x80 }) || String(validating: buffer, as: UTF8.self) != nil else { return nil }
             var scanner = SeoulJSONScanner(bytes: buffer)
             return try? scanner.topLevel()
         }
@@ -131,7 +126,7 @@ struct SeoulJSONScanner {
         if ordinal < keyOrder.count, keyOrder[ordinal].bytes.withUnsafeBytes({ Self.same($0, raw) }) {
             return keyOrder[ordinal].index
         }
-        let index = Self.fieldIndex[String(decoding: raw, as: UTF8.self)]
+        let index = Self.fieldIndex[try Self.text(raw)]
         if ordinal < keyOrder.count {
             keyOrder[ordinal] = (Array(raw), index)
         } else if ordinal == keyOrder.count {
@@ -221,10 +216,30 @@ struct SeoulJSONScanner {
         switch bytes[position] {
         case UInt8(ascii: "\""):
             defer { position += 1 }
-            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+            return try Self.text(UnsafeRawBufferPointer(rebasing: bytes[start..<position]))
         case UInt8(ascii: "\\"): return try escapedString(from: start)
         default: throw Mismatch()
         }
+    }
+
+    /// `raw` as a String; invalid UTF-8 is a mismatch, as JSONDecoder refuses it.
+    /// `String(decoding:)` repairs rather than refuses, and a repair always writes U+FFFD
+    /// (EF BF BD): a result without an 0xEF byte was not repaired. Only text with one (rare in
+    /// Korean, which is EA–ED) pays for `String(validating:)`, whose generic-metadata lookup per
+    /// call had been half the scan.
+    private static func text(_ raw: UnsafeRawBufferPointer) throws(Mismatch) -> String {
+        guard let text = validText(raw) else { throw Mismatch() }
+        return text
+    }
+
+    private static func validText(_ raw: UnsafeRawBufferPointer) -> String? {
+        var text = String(decoding: raw, as: UTF8.self)
+        let mayBeRepaired = text.withUTF8 { utf8 in
+            guard let base = utf8.baseAddress, !utf8.isEmpty else { return false }
+            return memchr(base, 0xEF, utf8.count) != nil
+        }
+        guard !mayBeRepaired || String(validating: raw, as: UTF8.self) != nil else { return nil }
+        return text
     }
 
     /// Where the bytes from `start` stop being plain string content: the first quote,
@@ -248,7 +263,8 @@ struct SeoulJSONScanner {
             position += 1
             switch byte {
             case UInt8(ascii: "\""):
-                return String(decoding: buffer, as: UTF8.self)
+                guard let text = buffer.withUnsafeBytes({ Self.validText($0) }) else { throw Mismatch() }
+                return text
             case UInt8(ascii: "\\"):
                 guard position < bytes.count else { throw Mismatch() }
                 let escape = bytes[position]
