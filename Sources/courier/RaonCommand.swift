@@ -99,11 +99,11 @@ final class RaonProgressBar: Sendable {
         let width = 24
         let filled = Int(progress.fractionCompleted * Double(width))
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        FileHandle.standardError.write(Data("\r\(bar) \(progress.pagesDone)/\(progress.totalPages) pages, \(progress.itemsFetched) rows".utf8))
+        Terminal.write("\r\(bar) \(progress.pagesDone)/\(progress.totalPages) pages, \(progress.itemsFetched) rows", to: STDERR_FILENO)
     }
 
     func finish() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        Terminal.write("\r\u{1B}[K", to: STDERR_FILENO)
     }
 }
