@@ -3,6 +3,13 @@ import CourierSandbox
 import CourierTestSupport
 import Foundation
 import SeoulCultureAPI
+import Testing
+
+/// Every Seoul suite, one test at a time (`.serialized` reaches the nested suites): the whole
+/// `swift test` runs all suites at once on two cores, and the Seoul tests side by side (each with
+/// a sandbox, several loading thousands of rows, two starting `courier` processes) took enough
+/// CPU to push the Accounts suites' bcrypt-bound calls past their timeouts.
+@Suite(.serialized) enum SeoulSuite {}
 
 /// A valid stand-in key (20+ letters and digits).
 let testKey = "CourierTestKey0123456789abcdef"
