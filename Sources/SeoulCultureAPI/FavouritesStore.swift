@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOPosix
 import SQLiteNIO
 
 /// Raon's favourites: a SQLite file (sqlite-nio) holding a copy of each favourite program, so
@@ -29,7 +30,8 @@ public actor FavouritesStore {
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         var quiet = logger
         quiet.logLevel = max(logger.logLevel, .warning)  // sqlite-nio logs every statement at debug
-        let connection = try await SQLiteConnection.open(storage: .file(path: file.path), logger: quiet)
+        let connection = try await SQLiteConnection.open(
+            storage: .file(path: file.path), threadPool: threadPool, logger: quiet, on: MultiThreadedEventLoopGroup.singleton.any())
         let store = FavouritesStore(connection: connection)
         do {
             try await store.prepare()
@@ -39,6 +41,16 @@ public actor FavouritesStore {
         }
         return store
     }
+
+    /// The threads SQLite's blocking calls run on: the store's own, not `NIOThreadPool.singleton`.
+    /// A writer waiting out another's lock sleeps in its thread (up to the busy timeout); on the
+    /// shared two-thread singleton that held up every other SQLite user in the process — in the
+    /// whole `swift test`, the sandbox's accounts database, whose calls then timed out.
+    private static let threadPool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 2)
+        pool.start()
+        return pool
+    }()
 
     private init(connection: SQLiteConnection) {
         self.connection = connection
