@@ -13,7 +13,7 @@ extension SeoulSuite {
 
         @Test("favourites survive closing and reopening the store, with their data")
         func survivesRestart() async throws {
-            let programs = try await withSandbox { sandbox in
+            let programs = try await withSeoulSandbox { sandbox in
                 try await sandbox.seoulControl(["rows": 300])
                 return try await sandbox.seoul(today: longAgo).allPrograms()
             }
@@ -39,7 +39,7 @@ extension SeoulSuite {
         /// locks per connection, through the file), so this is the two-`fav add` race.
         @Test("two writers adding at the same time lose nothing")
         func concurrentWriters() async throws {
-            let programs = try await withSandbox { sandbox in
+            let programs = try await withSeoulSandbox { sandbox in
                 try await sandbox.seoulControl(["rows": 300])
                 return try await sandbox.seoul(today: longAgo).allPrograms()
             }

@@ -21,7 +21,7 @@ extension SeoulSuite {
 
         @Test("the sandbox's programs export to a file Python's icalendar parses, with the right all-day dates")
         func parsesWithICalendar() async throws {
-            let programs = try await withSandbox { sandbox in
+            let programs = try await withSeoulSandbox { sandbox in
                 try await sandbox.seoulControl(["rows": 300])
                 return try await sandbox.seoul(today: longAgo).allPrograms()
             }

@@ -62,7 +62,7 @@ extension SeoulSuite {
         func concurrentFavouriteProcesses() async throws {
             let home = try Self.temporaryDataHome()
             defer { try? FileManager.default.removeItem(at: home) }
-            try await withSandbox { sandbox in
+            try await withSeoulSandbox { sandbox in
                 // The processes use this test's stand-in through --base-url, as they would the
                 // real service, rather than each starting a sandbox of its own (CPU the other
                 // suites running beside this one need).
@@ -99,7 +99,7 @@ extension SeoulSuite {
         func closedPipe() async throws {
             let home = try Self.temporaryDataHome()
             defer { try? FileManager.default.removeItem(at: home) }
-            try await withSandbox { sandbox in
+            try await withSeoulSandbox { sandbox in
                 let process = Process()
                 process.executableURL = try Self.binary()
                 process.arguments = ["raon", "list", "--base-url", sandbox.seoulRoot.absoluteString, "--key", testKey, "--today", "2026-11-20"]

@@ -73,7 +73,7 @@ extension SeoulSuite {
 
         @Test("a stand-in page over real sockets reads the same both ways")
         func standInPage() async throws {
-            try await withSandbox { sandbox in
+            try await withSeoulSandbox { sandbox in
                 let endpoint = CulturalEventAPI.rows(key: testKey, start: 1, end: 300)
                 let body = try await sandbox.seoul().client.response(endpoint).body
                 let fast = try outcome(body, .scanner).get()

@@ -11,7 +11,7 @@ extension SeoulSuite {
     struct SeoulPagingTests {
         @Test("3,512 rows load with exactly 1 + ⌈N/1000⌉ = 5 requests, merged, filtered to not-over, sorted")
         func loadsEverything() async throws {
-            try await withSandbox { sandbox in
+            try await withSeoulSandbox { sandbox in
                 // One load (a second full one costs the suites running beside it their timing bounds).
                 let current = try await sandbox.seoul(today: anchorDay).allPrograms()
                 let stats = try await sandbox.seoulStats()
@@ -26,7 +26,7 @@ extension SeoulSuite {
 
         @Test("an exact multiple of 1,000 rows: 1 + 3 requests, no empty fourth page", arguments: [1_000])
         func exactMultiple(rows: Int) async throws {
-            try await withSandbox { sandbox in
+            try await withSeoulSandbox { sandbox in
                 try await sandbox.seoulControl(["rows": rows])
                 let programs = try await sandbox.seoul(today: longAgo).allPrograms()
                 #expect(programs.count == rows)
@@ -36,7 +36,7 @@ extension SeoulSuite {
 
         @Test("no rows at all: the probe's INFO-200 is an empty list after one request")
         func empty() async throws {
-            try await withSandbox { sandbox in
+            try await withSeoulSandbox { sandbox in
                 try await sandbox.seoulControl(["rows": 0])
                 #expect(try await sandbox.seoul().allPrograms().isEmpty)
                 #expect(try await sandbox.seoulStats().requests == 1)
@@ -45,7 +45,7 @@ extension SeoulSuite {
 
         @Test("progress is reported per page and ends finished")
         func progress() async throws {
-            try await withSandbox { sandbox in
+            try await withSeoulSandbox { sandbox in
                 // A small set in 100-row pages keeps this (and the suites running beside it) cheap.
                 try await sandbox.seoulControl(["rows": 350])
                 let reports = Recorder<PaginationProgress>()
@@ -59,7 +59,7 @@ extension SeoulSuite {
 
         @Test("a page that fails once with 503 is retried and the load succeeds")
         func transientFailureRetried() async throws {
-            try await withSandbox { sandbox in
+            try await withSeoulSandbox { sandbox in
                 try await sandbox.seoulControl(["failStart": 201, "failTimes": 1, "rows": 350])
                 let programs = try await sandbox.seoul(today: longAgo, pageSize: 100).allPrograms()
                 #expect(programs.count == 350)
@@ -71,7 +71,7 @@ extension SeoulSuite {
 
         @Test("a page that still fails after retries fails the whole load with a clear error, never a partial list")
         func persistentFailure() async throws {
-            try await withSandbox { sandbox in
+            try await withSeoulSandbox { sandbox in
                 try await sandbox.seoulControl(["failStart": 201, "rows": 350])
                 do throws(SeoulAPIError) {
                     let programs = try await sandbox.seoul(pageSize: 100).allPrograms()
@@ -90,7 +90,7 @@ extension SeoulSuite {
 
         @Test("an ERROR-600 page fails the load with its code")
         func serviceErrorPage() async throws {
-            try await withSandbox { sandbox in
+            try await withSeoulSandbox { sandbox in
                 try await sandbox.seoulControl(["failStart": 101, "failWith": "ERROR-600", "rows": 350])
                 do throws(SeoulAPIError) {
                     _ = try await sandbox.seoul(pageSize: 100).allPrograms()
@@ -103,7 +103,7 @@ extension SeoulSuite {
 
         @Test("a refresh while a load runs cancels it: the first caller sees a cancellation, the server the disconnect")
         func refreshCancelsRunning() async throws {
-            try await withSandbox { sandbox in
+            try await withSeoulSandbox { sandbox in
                 // The first load's probe waits 60 s on the server, so it is surely still there when
                 // the refresh comes, however slow a loaded machine is; answers after it are quick.
                 try await sandbox.seoulControl(["latencyMs": 60_000, "rows": 350])

@@ -10,7 +10,7 @@ extension SeoulSuite {
     struct SeoulResultCodeTests {
         @Test("a page of rows decodes with the list's total")
         func rowsDecode() async throws {
-            try await withSandbox { sandbox in
+            try await withSeoulSandbox { sandbox in
                 let answer = try await sandbox.seoul().rows(start: 1, end: 5)
                 #expect(answer.totalCount == 3_512)
                 #expect(answer.rows.count == 5)
@@ -20,7 +20,7 @@ extension SeoulSuite {
 
         @Test("the sample key reads rows 1–5 and gets ERROR-335 beyond")
         func sampleKey() async throws {
-            try await withSandbox { sandbox in
+            try await withSeoulSandbox { sandbox in
                 let seoul = sandbox.seoul(key: "sample")
                 let five = try await seoul.rows(start: 1, end: 5)
                 #expect(five.rows.count == 5)
@@ -37,7 +37,7 @@ extension SeoulSuite {
 
         @Test("over 1,000 rows is ERROR-336, START > END is ERROR-334")
         func rangeErrors() async throws {
-            try await withSandbox { sandbox in
+            try await withSeoulSandbox { sandbox in
                 let seoul = sandbox.seoul()
                 await #expect(throws: SeoulAPIError.service(code: "ERROR-336", message: "데이터요청은 한번에 최대 1000건을 넘을 수 없습니다. 요청종료위치에서 요청시작위치를 뺀 값이 1000을 넘지 않도록 수정하세요.")) {
                     try await seoul.rows(start: 1, end: 1001)
@@ -53,7 +53,7 @@ extension SeoulSuite {
 
         @Test("a page past the end is a bare INFO-200: an empty answer, not an error")
         func pastTheEnd() async throws {
-            try await withSandbox { sandbox in
+            try await withSeoulSandbox { sandbox in
                 let answer = try await sandbox.seoul().rows(start: 4001, end: 5000)
                 #expect(answer == .empty)
                 let raw = try await NetworkClient().response(sandbox.get("/seoul/\(testKey)/json/culturalEventInfo/4001/5000"))
@@ -65,7 +65,7 @@ extension SeoulSuite {
 
         @Test("a short key is INFO-100 in JSON; a malformed one answers XML even for json, both invalidAPIKey")
         func invalidKeys() async throws {
-            try await withSandbox { sandbox in
+            try await withSeoulSandbox { sandbox in
                 await #expect(throws: SeoulAPIError.invalidAPIKey) { try await sandbox.seoul(key: "abc123").rows(start: 1, end: 1) }
                 let xml = try await NetworkClient().response(sandbox.get("/seoul/bad-key!/json/culturalEventInfo/1/1"))
                 #expect(String(decoding: xml.body, as: UTF8.self).hasPrefix("<?xml"))
@@ -81,7 +81,7 @@ extension SeoulSuite {
             ("/seoul/\(testKey)/json/culturalEventInfo/x/5", "ERROR-333"),
         ])
         func requestErrors(path: String, code: String) async throws {
-            try await withSandbox { sandbox in
+            try await withSeoulSandbox { sandbox in
                 let body = try await NetworkClient().response(sandbox.get(path)).body
                 #expect(throws: SeoulAPIError.self) { try SeoulAnswerParser.parse(body) }
                 do throws(SeoulAPIError) {
@@ -96,7 +96,7 @@ extension SeoulSuite {
 
         @Test("server-side ERROR-500/600/601 with HTTP 200 become errors carrying code and message", arguments: ["ERROR-500", "ERROR-600", "ERROR-601"])
         func serverErrors(code: String) async throws {
-            try await withSandbox { sandbox in
+            try await withSeoulSandbox { sandbox in
                 try await sandbox.seoulControl(["failStart": 1, "failWith": code])
                 do throws(SeoulAPIError) {
                     _ = try await sandbox.seoul().rows(start: 1, end: 5)
@@ -112,7 +112,7 @@ extension SeoulSuite {
 
         @Test("server filters: CODENAME exact, TITLE contained, DATE within; a skipped filter is a space")
         func serverFilters() async throws {
-            try await withSandbox { sandbox in
+            try await withSeoulSandbox { sandbox in
                 try await sandbox.seoulControl(["rows": 500])
                 let seoul = sandbox.seoul()
                 let classical = try await seoul.rows(start: 1, end: 1000, filter: CulturalEventFilter(category: "클래식"))

@@ -11,7 +11,7 @@ extension SeoulSuite {
     struct SeoulSecretsTests {
         @Test("debug-level logging of a whole load and of failures masks the key", arguments: TransportKind.allCases)
         func logsAreRedacted(kind: TransportKind) async throws {
-            try await withSandbox { sandbox in
+            try await withSeoulSandbox { sandbox in
                 let capture = LogCapture()
                 let configuration = NetworkClient.Configuration(
                     transport: kind.make(), middlewares: [LoggingMiddleware(logger: capture.logger(), level: .debug)], logger: capture.logger("retry"))

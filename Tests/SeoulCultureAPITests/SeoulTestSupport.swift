@@ -5,11 +5,33 @@ import Foundation
 import SeoulCultureAPI
 import Testing
 
-/// Every Seoul suite, one test at a time (`.serialized` reaches the nested suites): the whole
-/// `swift test` runs all suites at once on two cores, and the Seoul tests side by side (each with
-/// a sandbox, several loading thousands of rows, two starting `courier` processes) took enough
-/// CPU to push the Accounts suites' bcrypt-bound calls past their timeouts.
+/// Every Seoul suite, one test at a time (`.serialized` reaches the nested suites), on one shared
+/// stand-in (``withSeoulSandbox(_:)``). In the whole `swift test`, all suites run at once on two
+/// cores; the Seoul tests side by side, each starting a sandbox (and with it a bcrypt warm-up on
+/// the accounts' shared hashing pool), pushed the Accounts suites' calls past their timeouts.
 @Suite(.serialized) enum SeoulSuite {}
+
+/// The Seoul suites' one sandbox, started on first use and kept for the test run.
+actor SharedSeoulSandbox {
+    static let shared = SharedSeoulSandbox()
+    private var starting: Task<RunningSandbox, any Error>?
+
+    func sandbox() async throws -> RunningSandbox {
+        if let starting { return try await starting.value }
+        let task = Task { try await SandboxServer.start() }
+        starting = task
+        return try await task.value
+    }
+}
+
+/// Runs `body` against the shared stand-in with its knobs and counters reset (the Seoul suites
+/// run one test at a time, so nothing else uses it meanwhile).
+func withSeoulSandbox<T>(_ body: (RunningSandbox) async throws -> T) async throws -> T {
+    let sandbox = try await SharedSeoulSandbox.shared.sandbox()
+    let reset = TestEndpoint(baseURL: sandbox.baseURL, path: "/seoul/_reset", method: .post, task: .requestPlain)
+    _ = try await NetworkClient().response(reset)
+    return try await body(sandbox)
+}
 
 /// A valid stand-in key (20+ letters and digits).
 let testKey = "CourierTestKey0123456789abcdef"
