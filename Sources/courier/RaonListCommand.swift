@@ -31,7 +31,7 @@ struct RaonListCommand: AsyncParsableCommand {
             return
         }
         Terminal.output(programs.map(RaonFormat.line).joined(separator: "\n"))
-        Terminal.output("\(programs.count) programs")
+        Terminal.output("\(programs.count) program\(programs.count == 1 ? "" : "s")")
     }
 }
 
