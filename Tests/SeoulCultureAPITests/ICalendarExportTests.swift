@@ -28,8 +28,10 @@ extension SeoulSuite {
             let chosen = Array(programs.filter { !$0.notes.isEmpty }.prefix(3)) + Array(programs.prefix(3))
             let document = ICalendarExport.document(for: chosen)
             #expect(document.contains("\r\n") && !document.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("raon-\(UUID().uuidString).ics")
-            defer { try? FileManager.default.removeItem(at: file) }
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("raon-ics-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            let file = scratch.appendingPathComponent("raon.ics")
             try Data(document.utf8).write(to: file)
 
             let script = """
@@ -43,16 +45,10 @@ extension SeoulSuite {
                         "summary": str(e["SUMMARY"]), "description": str(e.get("DESCRIPTION", ""))} for e in cal.walk("VEVENT")]
                 print(json.dumps(out, ensure_ascii=False))
                 """
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", "-c", script, file.path]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            let output = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            try #require(process.terminationStatus != 3, "Python's icalendar is missing: python3 -m pip install --user icalendar (add --break-system-packages if pip refuses)")
-            try #require(process.terminationStatus == 0, "python3 failed: \(String(decoding: output, as: UTF8.self))")
+            let run = try await runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, file.path], scratch: scratch)
+            try #require(run.status != 3, "Python's icalendar is missing: python3 -m pip install --user icalendar (add --break-system-packages if pip refuses)")
+            try #require(run.status == 0, "python3 failed: \(run.output) \(run.errors)")
+            let output = Data(run.output.utf8)
 
             struct Event: Decodable { var uid, start, end, summary, description: String }
             let events = try JSONDecoder().decode([Event].self, from: output)

@@ -6,13 +6,6 @@ extension SeoulSuite {
     /// The built `courier` binary, run as a user would: separate processes on one data directory.
     @Suite("courier raon: the built binary as separate processes")
     struct RaonBinaryTests {
-        /// What a finished `courier` run left.
-        struct Run {
-            var status: Int32
-            var output: String
-            var errors: String
-        }
-
         /// `.build/debug/courier`: beside this test bundle, or under the package's `.build/debug`.
         static func binary() throws -> URL {
             let testBundleDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -23,33 +16,11 @@ extension SeoulSuite {
         }
 
         /// Runs `courier arguments…` with `$XDG_DATA_HOME` = `dataHome` and no `SEOUL_API_KEY`.
-        static func courier(_ arguments: [String], dataHome: URL) async throws -> Run {
-            let process = Process()
-            process.executableURL = try binary()
-            process.arguments = arguments
+        static func courier(_ arguments: [String], dataHome: URL) async throws -> ProcessRun {
             var environment = ProcessInfo.processInfo.environment
             environment["XDG_DATA_HOME"] = dataHome.path
             environment["SEOUL_API_KEY"] = nil
-            process.environment = environment
-            let outputFile = dataHome.appendingPathComponent("out-\(UUID().uuidString)")
-            let errorFile = dataHome.appendingPathComponent("err-\(UUID().uuidString)")
-            _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-            _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-            let output = try FileHandle(forWritingTo: outputFile), errors = try FileHandle(forWritingTo: errorFile)
-            process.standardOutput = output
-            process.standardError = errors
-            process.standardInput = FileHandle.nullDevice
-            let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
-                process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-                do { try process.run() } catch { continuation.resume(throwing: error) }
-            }
-            try output.close()
-            try errors.close()
-            return Run(
-                status: status,
-                output: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),
-                errors: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self)
-            )
+            return try await runProcess(try binary(), arguments, environment: environment, scratch: dataHome)
         }
 
         static func temporaryDataHome() throws -> URL {
