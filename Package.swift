@@ -5,11 +5,16 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// Where URLSession is not the platform's own (FoundationNetworking on Linux is 3.5× slower
+/// than AsyncHTTPClient at 32 requests in flight), Courier defaults to AsyncHTTPClient.
+let nonApple: [Platform] = [.linux, .windows, .android]
+
 let package = Package(
     name: "Courier",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
     products: [
         .library(name: "Courier", targets: ["Courier"]),
+        .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
         .library(name: "CourierLLM", targets: ["CourierLLM"]),
         .library(name: "CourierConcurrency", targets: ["CourierConcurrency"]),
         .library(name: "CourierCombine", targets: ["CourierCombine"]),
@@ -37,14 +42,38 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
     ],
     targets: [
         .target(
             name: "Courier",
             dependencies: [
+                "CourierTransportCore",
+                // AsyncHTTPClient is the default transport where URLSession is slow or missing;
+                // Apple platforms get URLSession and do not link AsyncHTTPClient or SwiftNIO.
+                .target(name: "CourierAsyncHTTPClient", condition: .when(platforms: nonApple)),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict + [.define("COURIER_ASYNC_HTTP_CLIENT", .when(platforms: nonApple))]
+        ),
+        // What Courier and its transports share: the per-call context, traits and transport capabilities.
+        .target(
+            name: "CourierTransportCore",
+            dependencies: [
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
+            swiftSettings: strict
+        ),
+        // Courier's thin transport over AsyncHTTPClient (the default on Linux).
+        .target(
+            name: "CourierAsyncHTTPClient",
+            dependencies: [
+                "CourierTransportCore",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -60,7 +89,7 @@ let package = Package(
             name: "CourierCombine",
             dependencies: [
                 "Courier",
-                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux, .windows, .android])),
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: nonApple)),
             ],
             swiftSettings: strict
         ),
@@ -169,13 +198,18 @@ let package = Package(
         .testTarget(
             name: "CourierTests",
             dependencies: [
-                "Courier", "CourierSandbox", "CourierTesting", "CourierTestSupport",
+                "Courier", "CourierAsyncHTTPClient", "CourierSandbox", "CourierTesting", "CourierTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CourierDocsTests",
+            dependencies: ["Courier", "CourierLLM", "CourierConcurrency", "CourierCombine", "CourierTesting", "AccountsAPI", "CourierSandbox"],
             swiftSettings: strict
         ),
         .testTarget(name: "CourierLLMTests", dependencies: ["CourierTestSupport", "CourierLLM", "Courier", "CourierSandbox"], resources: [.copy("Fixtures")], swiftSettings: strict),

@@ -91,11 +91,11 @@ struct CourierBenchmarks {
         try await sampleClient.shutdown()
         let endpoint = StoryEndpoint(baseURL: base)
 
-        @Sendable func courier(middlewares: [any ClientMiddleware]) -> Instance {
+        @Sendable func courier(middlewares: [any ClientMiddleware], buffered: Bool = true) -> Instance {
             var settings = HTTPClientTransport.Settings()
             settings.connectionsPerHost = 64
             let transport = HTTPClientTransport(settings: settings)
-            let client = NetworkClient(transport: transport, middlewares: middlewares)
+            let client = NetworkClient(transport: buffered ? transport : StreamedBodyOnly(base: transport), middlewares: middlewares)
             return Instance(call: {
                 let story = try await client.request(endpoint, as: Story.self)
                 precondition(story.id == 8863)
@@ -149,6 +149,9 @@ struct CourierBenchmarks {
                     precondition(story.id == 8863)
                 }, close: { session.invalidateAndCancel() })
             },
+            // Index 9: the buffered path's worth, alone — the same client and transport, no
+            // middleware, but the body handed over as an `HTTPBody` and collected by the client.
+            Contender(name: "Courier, body as HTTPBody (no buffered path)") { courier(middlewares: [], buffered: false) },
         ]
 
         let environment = ProcessInfo.processInfo.environment
@@ -326,6 +329,15 @@ struct PassThrough: ClientMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         try await next(request, body, baseURL)
+    }
+}
+
+/// Hides that the transport can buffer (it forwards `send` only), so the client collects the
+/// streamed `HTTPBody` itself; still deadline-aware, like the transport it wraps.
+struct StreamedBodyOnly: ClientTransport, DeadlineAwareTransport {
+    let base: HTTPClientTransport
+    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        try await base.send(request, body: body, baseURL: baseURL, operationID: operationID)
     }
 }
 

@@ -1,7 +1,7 @@
 import Courier
 
 /// The wrapper around every User API answer, errors included (seed 003):
-/// `{"success":Bool,"code":String?,"message":String?,"data":T?}` — Courier's ``Envelope``
+/// `{"success":Bool,"code":String?,"message":String?,"data":T?}` — Courier's `Envelope`
 /// under the seminar's name.
 ///
 /// ```swift

@@ -2,7 +2,7 @@ import Courier
 import Foundation
 
 /// What an ``Accounts`` call throws: the server's own words when it answered with the
-/// wrapper, otherwise the ``NetworkError`` underneath.
+/// wrapper, otherwise the `NetworkError` underneath.
 ///
 /// ```swift
 /// do {
@@ -15,7 +15,7 @@ import Foundation
 /// ```
 public enum AccountsError: Error, Sendable, Equatable {
     /// The server answered non-2xx with the wrapper: its status, `code`, `message`, and the
-    /// ``NetworkError`` the status means (`unauthorized`, `notFound`, `rateLimited(retryAfter:)`,
+    /// `NetworkError` the status means (`unauthorized`, `notFound`, `rateLimited(retryAfter:)`,
     /// `remoteError(status, message)` …).
     case server(status: Int, code: String?, message: String, error: NetworkError)
     /// The request failed before a wrapped answer came back (transport, decoding, cancellation,
@@ -35,7 +35,7 @@ public enum AccountsError: Error, Sendable, Equatable {
         }
     }
 
-    /// The ``NetworkError`` underneath, when there is one.
+    /// The `NetworkError` underneath, when there is one.
     public var networkError: NetworkError? {
         switch self {
         case .server(_, _, _, let error), .network(let error): error

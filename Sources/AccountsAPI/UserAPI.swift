@@ -2,7 +2,7 @@ import Courier
 import Foundation
 import HTTPTypes
 
-/// The seminar's User API (seed 003) as an ``Endpoint`` enum: one case per call.
+/// The seminar's User API (seed 003) as an `Endpoint` enum: one case per call.
 ///
 /// ```swift
 /// let client = NetworkClient(configuration: .init(baseURL: URL(string: "http://127.0.0.1:8080")!))
@@ -11,7 +11,7 @@ import HTTPTypes
 /// ```
 ///
 /// Calls 3–5 need `Authorization: Bearer <token>` from the login; they say so in their
-/// ``traits`` and ``Accounts`` attaches (and refreshes) it for you. A non-2xx answer becomes the usual ``NetworkError`` (401 → `unauthorized`, 404 →
+/// ``traits`` and ``Accounts`` attaches (and refreshes) it for you. A non-2xx answer becomes the usual `NetworkError` (401 → `unauthorized`, 404 →
 /// `notFound`, 429 → `rateLimited`), and the others `remoteError(status, message)` with the
 /// wrapper's `message`, e.g. `remoteError(409, "이미 존재하는 사용자명")`.
 public enum UserAPI: Endpoint, Equatable {
@@ -32,7 +32,7 @@ public enum UserAPI: Endpoint, Equatable {
     /// Where `courier serve` listens by default: `http://127.0.0.1:8080`.
     public static let defaultServer: URL = URL(string: "http://127.0.0.1:8080") ?? URL(fileURLWithPath: "/")
 
-    /// ``defaultServer``; a client with ``NetworkClient/Configuration/baseURL`` sends the calls elsewhere.
+    /// ``defaultServer``; a client with `NetworkClient/Configuration/baseURL` sends the calls elsewhere.
     public var baseURL: URL { Self.defaultServer }
 
     public var path: String {

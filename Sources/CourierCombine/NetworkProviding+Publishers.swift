@@ -26,7 +26,7 @@ extension NetworkProviding {
         .eraseToAnyPublisher()
     }
 
-    /// A publisher of the whole ``NetworkResponse`` (status, headers, bytes) for `endpoint`.
+    /// A publisher of the whole `NetworkResponse` (status, headers, bytes) for `endpoint`.
     ///
     /// ```swift
     /// client.responsePublisher(for: UserAPI.delete(id: 7)).map(\.statusCode)

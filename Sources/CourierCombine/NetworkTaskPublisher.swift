@@ -7,7 +7,7 @@ import OpenCombine
 #endif
 
 /// A publisher that runs one async Courier call per subscription and emits its value, then
-/// finishes — or fails with the call's ``NetworkError``.
+/// finishes — or fails with the call's `NetworkError`.
 ///
 /// The call starts when the subscriber first asks for a value (a `sink` does so at once), runs
 /// in a `Task` (never on the main actor), and is cancelled — with its transport request — when
@@ -21,7 +21,7 @@ import OpenCombine
 /// }
 /// ```
 public struct NetworkTaskPublisher<Output: Sendable>: Publisher {
-    /// Every failure is a ``NetworkError``.
+    /// Every failure is a `NetworkError`.
     ///
     /// ```swift
     /// let failure: NetworkTaskPublisher<Story>.Failure = .taskCancelled

@@ -1,7 +1,7 @@
 import Courier
 import Foundation
 
-/// Lets an ``Endpoint`` say its response is an LLM answer: `request(_:as:)` then decodes through
+/// Lets an `Endpoint` say its response is an LLM answer: `request(_:as:)` then decodes through
 /// ``LLMAnswerDecoder`` (extraction + repair) instead of plain JSON.
 ///
 /// ```swift
@@ -12,9 +12,9 @@ import Foundation
 /// let weekly = try await client.request(AlanAPI.question(prompt), as: CoinWeekly.self)
 /// ```
 ///
-/// A refusal or an answer without usable JSON throws ``NetworkError/modelRefusal(_:)`` whose
+/// A refusal or an answer without usable JSON throws `NetworkError/modelRefusal(_:)` whose
 /// message is the model's own text; JSON that cannot be the requested type throws
-/// ``NetworkError/decodingError(_:)``.
+/// `NetworkError/decodingError(_:)`.
 public struct LLMResponseDecoding: ResponseDecoding {
     /// Where the answer text sits in a JSON response (e.g. `["content"]`); empty: the whole body is the answer.
     public var keyPath: [String]

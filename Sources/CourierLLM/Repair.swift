@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Repairs are reported in the order they were first applied; each kind appears once per report.
 public enum Repair: Sendable, Hashable, CustomStringConvertible {
-    /// A Markdown code fence (```` ```json ````) around the JSON was removed.
+    /// A Markdown code fence (three backticks, often followed by `json`) around the JSON was removed.
     case strippedFence
     /// Prose before or after the JSON was removed.
     case strippedProse

@@ -76,7 +76,7 @@ public final class StubTransport: ClientTransport, Sendable {
         self.onUnmatched = onUnmatched
     }
 
-    /// Answers `endpoint` — its method, path and query exactly as a ``NetworkClient`` builds them
+    /// Answers `endpoint` — its method, path and query exactly as a `NetworkClient` builds them
     /// (percent-encoded, query sorted) — with `answer`. Wins over a path-only stub.
     public func on(_ endpoint: some Endpoint, _ answer: Answer) throws(NetworkError) {
         let request = try endpoint.httpRequest()

@@ -29,7 +29,9 @@ struct AccountsPersistenceTests {
 
     @Test("50 concurrent registrations of distinct names all succeed with distinct ids")
     func concurrentDistinct() async throws {
-        let sandbox = try await AccountsSandbox.start()
+        // The race is the subject, not hashing: bcrypt's minimum cost keeps 50 hashes from
+        // taking the whole (2-core, loaded) CI machine past the call timeout.
+        let sandbox = try await AccountsSandbox.start(configure: { $0.bcryptCost = 4 })
         let prefix = uniqueName("many")
         let ids = try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<50 {
@@ -43,7 +45,7 @@ struct AccountsPersistenceTests {
 
     @Test("20 concurrent registrations of one name: exactly one 201, nineteen 409")
     func concurrentSameName() async throws {
-        let sandbox = try await AccountsSandbox.start()
+        let sandbox = try await AccountsSandbox.start(configure: { $0.bcryptCost = 4 })
         let name = uniqueName("race")
         let statuses = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
             for index in 0..<20 {

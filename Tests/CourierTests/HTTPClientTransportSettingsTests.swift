@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import Courier
+import CourierAsyncHTTPClient
 import Testing
 
 @Suite("HTTPClientTransport: how its AsyncHTTPClient is configured")

@@ -1,4 +1,4 @@
-@testable import Courier
+@testable import CourierAsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOPosix

@@ -15,7 +15,7 @@ extension NetworkClient {
         /// // GET http://127.0.0.1:8080/hn/v0/item/8863.json instead of https://hacker-news.firebaseio.com/v0/…
         /// ```
         public var baseURL: URL?
-        /// What sends the requests. Defaults to ``HTTPClientTransport/shared`` on Linux and
+        /// What sends the requests. Defaults to `HTTPClientTransport.shared` on Linux and
         /// ``URLSessionClientTransport/shared`` on Apple platforms.
         public var transport: any ClientTransport
         /// Middlewares, outermost first (auth, retry, cache, logging …).
@@ -64,10 +64,10 @@ extension NetworkClient {
     /// The platform's default transport: AsyncHTTPClient on Linux (3.5× faster than URLSession
     /// there under concurrency), URLSession on Apple platforms.
     public static var defaultTransport: any ClientTransport {
-        #if canImport(Darwin)
-        URLSessionClientTransport.shared
-        #else
+        #if COURIER_ASYNC_HTTP_CLIENT
         HTTPClientTransport.shared
+        #else
+        URLSessionClientTransport.shared
         #endif
     }
 }

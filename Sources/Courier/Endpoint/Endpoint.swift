@@ -47,7 +47,7 @@ public protocol Endpoint: Sendable {
     /// How a successful body becomes a value; defaults to JSON through the client's decoder.
     var responseDecoding: any ResponseDecoding { get }
     /// What middlewares should know about this call (authorization, idempotency,
-    /// de-duplication); defaults to ``CallTraits/init(authorization:idempotent:deduplicable:)``'s defaults.
+    /// de-duplication); defaults to `CallTraits.init(authorization:idempotent:deduplicable:)`'s defaults.
     var traits: CallTraits { get }
 }
 

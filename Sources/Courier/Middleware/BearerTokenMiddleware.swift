@@ -20,7 +20,7 @@ import OpenAPIRuntime
 /// let client = NetworkClient(configuration: .init(middlewares: [auth, RetryMiddleware()]))
 /// ```
 ///
-/// Which calls get the token: an endpoint says so with ``CallTraits/authorization`` (`.bearer`
+/// Which calls get the token: an endpoint says so with `CallTraits.authorization` (`.bearer`
 /// always, `.none` never — the login and refresh calls themselves); otherwise (`.automatic`, and
 /// requests from OpenAPI-generated clients) those to ``origin``, or every call when it is nil.
 /// A request that already has an `Authorization` field is left alone.

@@ -16,7 +16,7 @@ import Synchronization
 /// request goes on for the others and is cancelled only when every caller has gone. (The
 /// caller that started it returns from its cancelled call once the shared request ends, since
 /// a middleware may not let the rest of the chain outlive its call.) Calls whose endpoint sets
-/// ``CallTraits/deduplicable`` to false, calls with a body and event streams always go alone.
+/// `CallTraits.deduplicable` to false, calls with a body and event streams always go alone.
 public final class DeduplicationMiddleware: ClientMiddleware, Sendable {
     /// Header fields whose values tell callers apart: two calls that differ in one of them are
     /// never shared.
@@ -84,7 +84,7 @@ public final class DeduplicationMiddleware: ClientMiddleware, Sendable {
     }
 
     private func key(_ request: HTTPRequest, _ baseURL: URL) -> String {
-        var key = request.method.rawValue + " " + HTTPClientTransport.join(baseURL, request.path ?? "/")
+        var key = request.method.rawValue + " " + URLJoin.join(baseURL, request.path ?? "/")
         for name in identifyingFields {
             key += "\n" + name.canonicalName + ": " + request.headerFields[values: name].joined(separator: ", ")
         }

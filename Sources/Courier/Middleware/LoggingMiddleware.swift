@@ -17,7 +17,7 @@ public struct LoggingMiddleware: ClientMiddleware {
     public var level: Logger.Level
     /// Also log header fields (redacted).
     public var logHeaders: Bool
-    /// Extra redaction rules; secrets from the endpoint (``CallContext/secrets``) are added per call.
+    /// Extra redaction rules; secrets from the endpoint (`CallContext.secrets`) are added per call.
     public var redactor: Redactor
 
     /// Creates the middleware.
@@ -37,7 +37,7 @@ public struct LoggingMiddleware: ClientMiddleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var redactor = self.redactor
         redactor.secrets += CallContext.current?.secrets.filter { $0.count >= 3 } ?? []
-        let target = redactor.url(HTTPClientTransport.join(baseURL, request.path ?? "/"))
+        let target = redactor.url(URLJoin.join(baseURL, request.path ?? "/"))
         var metadata: Logger.Metadata = ["operation": "\(operationID)"]
         if logHeaders { metadata["headers"] = "\(redactor.headers(request.headerFields))" }
         logger.log(level: level, "→ \(request.method.rawValue) \(target)", metadata: metadata)

@@ -18,7 +18,7 @@ import FoundationNetworking
 /// ```
 ///
 /// It never retries a non-idempotent call (POST, PATCH) unless the request carries an
-/// `Idempotency-Key` header or its endpoint says it is idempotent (``CallTraits/idempotent``);
+/// `Idempotency-Key` header or its endpoint says it is idempotent (`CallTraits.idempotent`);
 /// never after cancellation; and never when the wait plus another attempt as long as the last
 /// would end after the call's deadline. The body is replayed (buffered first when it can only
 /// be read once). Each retry is logged at `.notice`, secrets redacted, with its reason and delay.
@@ -145,7 +145,7 @@ public struct RetryMiddleware: ClientMiddleware {
             "method": "\(request.method.rawValue)",
             "attempt": "\(attempt)",
             "reason": "\(redactor.text(failure.reason))",
-            "url": "\(redactor.url(HTTPClientTransport.join(baseURL, request.path ?? "/")))",
+            "url": "\(redactor.url(URLJoin.join(baseURL, request.path ?? "/")))",
         ]
         if let delay { metadata["delayMs"] = "\(delay.milliseconds)" }
         logger.notice("\(message)", metadata: metadata)

@@ -9,8 +9,8 @@ import FoundationNetworking
 /// A `ClientTransport` over Foundation's `URLSession` — the Apple-platform default; on Linux it
 /// works through FoundationNetworking (libcurl), which buffers whole bodies.
 ///
-/// It honours ``CallContext/deadline`` through the request's timeout interval, and streams
-/// answers that ``CallContext/streamsResponse`` asks for through a delegate-based session.
+/// It honours `CallContext.deadline` through the request's timeout interval, and streams
+/// answers that `CallContext.streamsResponse` asks for through a delegate-based session.
 public final class URLSessionClientTransport: ClientTransport, BufferingTransport, DeadlineAwareTransport, IdleTimeoutAwareTransport, Sendable {
     /// A transport over a session with an ephemeral configuration.
     public static let shared = URLSessionClientTransport(session: URLSession(configuration: .ephemeral))
@@ -38,11 +38,11 @@ public final class URLSessionClientTransport: ClientTransport, BufferingTranspor
     }
 
     /// Streamed answers: URLSession's request timeout is an idle timeout (no bytes for that
-    /// long), so ``CallContext/idleTimeout`` is enforced by URLSession itself.
+    /// long), so `CallContext.idleTimeout` is enforced by URLSession itself.
     public var enforcesIdleTimeout: Bool { true }
 
-    /// One request whose body is handed over as it arrives (``CallContext/streamsResponse``),
-    /// silent for at most ``CallContext/idleTimeout`` (the deadline's remainder when there is none).
+    /// One request whose body is handed over as it arrives (`CallContext.streamsResponse`),
+    /// silent for at most `CallContext.idleTimeout` (the deadline's remainder when there is none).
     private func stream(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (HTTPResponse, HTTPBody?) {
         var urlRequest = try self.urlRequest(request, baseURL: baseURL)
         if let idle = CallContext.current?.idleTimeout { urlRequest.timeoutInterval = Self.seconds(idle) }
@@ -61,7 +61,7 @@ public final class URLSessionClientTransport: ClientTransport, BufferingTranspor
 
     /// `request` as a `URLRequest`, its timeout the deadline's remainder.
     private func urlRequest(_ request: HTTPRequest, baseURL: URL) throws -> URLRequest {
-        guard let url = URL(string: HTTPClientTransport.join(baseURL, request.path ?? "/")) else {
+        guard let url = URL(string: URLJoin.join(baseURL, request.path ?? "/")) else {
             throw NetworkError.invalidURL
         }
         var urlRequest = URLRequest(url: url)
@@ -89,7 +89,7 @@ public final class URLSessionClientTransport: ClientTransport, BufferingTranspor
         return HTTPResponse(status: .init(code: http.statusCode), headerFields: fields)
     }
 
-    func sendBuffered(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (HTTPResponse, Data) {
+    package func sendBuffered(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (HTTPResponse, Data) {
         let urlRequest = try self.urlRequest(request, baseURL: baseURL)
         try Task.checkCancellation()
         let data: Data

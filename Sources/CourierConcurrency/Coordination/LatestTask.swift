@@ -3,7 +3,7 @@ import Courier
 /// Latest wins: starting a new run cancels the one in flight (and, through task
 /// cancellation, its transport request) — Raon's "a refresh cancels the running fetch".
 ///
-/// A superseded run never delivers a value: its caller gets ``NetworkError/taskCancelled``,
+/// A superseded run never delivers a value: its caller gets `NetworkError/taskCancelled`,
 /// even if its operation ignored cancellation and finished. Cancelling the task that awaits
 /// ``run(_:)`` cancels that run too.
 ///
@@ -33,8 +33,8 @@ public actor LatestTask<Value: Sendable> {
 
     /// Cancels the run in flight, if any, then runs `operation` and returns its value.
     ///
-    /// - Throws: ``NetworkError/taskCancelled`` when this run is superseded or cancelled;
-    ///   otherwise the operation's error as a ``NetworkError``.
+    /// - Throws: `NetworkError/taskCancelled` when this run is superseded or cancelled;
+    ///   otherwise the operation's error as a `NetworkError`.
     ///
     /// ```swift
     /// let results = try await search.run { try await api.search(query) }
@@ -60,7 +60,7 @@ public actor LatestTask<Value: Sendable> {
         return try result.mapError(NetworkError.init).get()
     }
 
-    /// Cancels the run in flight, if any; its caller gets ``NetworkError/taskCancelled``.
+    /// Cancels the run in flight, if any; its caller gets `NetworkError/taskCancelled`.
     ///
     /// ```swift
     /// .onDisappear { Task { await refresh.cancel() } }

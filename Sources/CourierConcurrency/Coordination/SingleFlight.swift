@@ -7,7 +7,7 @@ import Courier
 ///   the same result (value or error). Nothing is cached: once the call finishes, the next
 ///   call for the key starts a new one.
 /// - Cancellation policy: a waiter that is cancelled stops waiting at once (it gets
-///   ``NetworkError/taskCancelled``); the shared call goes on for the others and is cancelled
+///   `NetworkError/taskCancelled`); the shared call goes on for the others and is cancelled
 ///   only when every waiter has cancelled. A call after that starts afresh.
 ///
 /// ```swift
@@ -38,8 +38,8 @@ public actor SingleFlight<Key: Hashable & Sendable, Value: Sendable> {
     ///
     /// Only the first caller's `operation` runs; the others' are ignored.
     ///
-    /// - Throws: the shared call's error as a ``NetworkError``, or
-    ///   ``NetworkError/taskCancelled`` when this caller is cancelled.
+    /// - Throws: the shared call's error as a `NetworkError`, or
+    ///   `NetworkError/taskCancelled` when this caller is cancelled.
     ///
     /// ```swift
     /// let user = try await users.value(for: id) { try await client.request(UserAPI.get(id), as: User.self) }

@@ -21,7 +21,7 @@ public struct IndexedResult<Element: Sendable, Value: Sendable>: Sendable {
     /// print("story \(finished.element) finished")
     /// ```
     public let element: Element
-    /// The transform's value, or its error mapped to ``NetworkError``.
+    /// The transform's value, or its error mapped to `NetworkError`.
     ///
     /// ```swift
     /// let story = try finished.result.get()
@@ -67,6 +67,6 @@ extension IndexedResult: Equatable where Element: Equatable, Value: Equatable {}
 public enum MergeFailurePolicy: Sendable, Equatable {
     /// Leave the failed element out and go on (the seed's `mergedStories`).
     case skip
-    /// End the stream with the first error (as ``NetworkError``) and cancel the rest.
+    /// End the stream with the first error (as `NetworkError`) and cancel the rest.
     case failFast
 }

@@ -5,7 +5,7 @@ extension Sequence where Element: Sendable {
     /// outcome as soon as it finishes (completion order), successes and failures alike.
     ///
     /// Use it to collect failures next to the values; ``mergedValues(limit:onFailure:_:)``
-    /// gives just the values. Errors are mapped to ``NetworkError``. The sequence is copied
+    /// gives just the values. Errors are mapped to `NetworkError`. The sequence is copied
     /// into an array when the stream is made (the work runs in its own task); ending the
     /// iteration, or cancelling the consuming task, cancels the transforms still running. Finished outcomes wait in an unbounded buffer until the
     /// consumer reads them; at most `limit` transforms run at any time. A `limit` below 1
@@ -42,7 +42,7 @@ extension Sequence where Element: Sendable {
     ///
     /// With ``MergeFailurePolicy/skip`` (the default) failed elements are left out and the
     /// stream never throws; with ``MergeFailurePolicy/failFast`` the first failure ends the
-    /// stream with its ``NetworkError`` and cancels the rest. See
+    /// stream with its `NetworkError` and cancels the rest. See
     /// ``mergedResults(limit:_:)`` for buffering and cancellation.
     ///
     /// ```swift

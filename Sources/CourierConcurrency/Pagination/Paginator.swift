@@ -5,7 +5,7 @@ import Courier
 ///
 /// Progress goes to a callback (or the stream of ``start(total:page:)``), in order, from one
 /// task. Cancelling the calling task cancels the pages in flight and throws
-/// ``NetworkError/taskCancelled``.
+/// `NetworkError/taskCancelled`.
 ///
 /// ```swift
 /// let paginator = Paginator<Program>(pageSize: 1000, maxConcurrentPages: 6)
@@ -49,7 +49,7 @@ public struct Paginator<Item: Sendable>: Sendable {
     /// Fetches the ``PageRequest/pages(total:pageSize:)`` of a list of `total` items.
     ///
     /// - Throws: with ``PaginationFailurePolicy/failFast``, the first failing page's error
-    ///   (the other pages are cancelled); ``NetworkError/taskCancelled`` when the calling task
+    ///   (the other pages are cancelled); `NetworkError/taskCancelled` when the calling task
     ///   is cancelled.
     ///
     /// ```swift
@@ -219,7 +219,7 @@ public struct PaginationRun<Item: Sendable>: Sendable {
         }
     }
 
-    /// Cancels the fetch; ``result`` then throws ``NetworkError/taskCancelled``.
+    /// Cancels the fetch; ``result`` then throws `NetworkError/taskCancelled`.
     ///
     /// ```swift
     /// cancelButton.action = { run.cancel() }

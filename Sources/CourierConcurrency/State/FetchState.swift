@@ -22,7 +22,7 @@ public enum FetchState<Value> {
     case loading
     /// The value arrived.
     case success(Value)
-    /// The fetch was cancelled; the payload is ``NetworkError/taskCancelled`` in practice.
+    /// The fetch was cancelled; the payload is `NetworkError/taskCancelled` in practice.
     case cancel(NetworkError)
     /// The fetch failed.
     case failure(NetworkError)
@@ -33,7 +33,7 @@ extension FetchState: Equatable where Value: Equatable {}
 
 extension FetchState {
     /// The state a thrown error ends in: cancellation in any form (`CancellationError`,
-    /// `URLError.cancelled`, ``NetworkError/taskCancelled``) becomes `.cancel(.taskCancelled)`,
+    /// `URLError.cancelled`, `NetworkError/taskCancelled`) becomes `.cancel(.taskCancelled)`,
     /// every other error `.failure(NetworkError(error))`.
     ///
     /// ```swift

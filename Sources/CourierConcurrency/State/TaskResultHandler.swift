@@ -4,7 +4,7 @@ import Courier
 /// (the seed's `TaskResultHandler.apply`).
 ///
 /// Unlike the seed, every error ends in a visible state: cancellation → `.cancel(.taskCancelled)`,
-/// a ``NetworkError`` → `.failure`, any other error → `.failure(NetworkError(error))`.
+/// a `NetworkError` → `.failure`, any other error → `.failure(NetworkError(error))`.
 /// `update` and `sideEffect` run on the caller's actor (the main actor for a view model),
 /// so they may touch its state directly.
 ///

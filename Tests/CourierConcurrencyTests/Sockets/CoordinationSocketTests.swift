@@ -52,7 +52,9 @@ struct CoordinationSocketTests {
                 }
             }
             let reveal = OrderedReveal(interval: .milliseconds(100), sections: [
-                section("overview", 600), section("weekly", 50), section("today", 100),
+                // The fast sections still take 300–350 ms: on a loaded CI machine a 50 ms one could end
+                // before the third request had started, and the in-flight count would say 2.
+                section("overview", 900), section("weekly", 300), section("today", 350),
             ])
             await reveal.run()
             let order = await reveals.entries

@@ -2,17 +2,17 @@ import Foundation
 
 /// Per-call facts that travel with the task through middlewares to the transport.
 ///
-/// ``NetworkClient`` sets ``current`` for each call; middlewares and transports read it. A call
-/// that does not come from a ``NetworkClient`` (an OpenAPI-generated client, say) has none, and
+/// `NetworkClient` sets ``current`` for each call; middlewares and transports read it. A call
+/// that does not come from a `NetworkClient` (an OpenAPI-generated client, say) has none, and
 /// middlewares fall back to what the request itself says (method, headers).
 public struct CallContext: Sendable {
     /// When the whole call must be done (transports that support deadlines honour it).
     public var deadline: ContinuousClock.Instant?
-    /// Values that must never be logged (from ``Endpoint/secrets``).
+    /// Values that must never be logged (from `Endpoint.secrets`).
     public var secrets: [String]
     /// The largest response body the client accepts; transports that can stop early do.
     public var maxResponseBytes: Int?
-    /// What the endpoint declares about itself: authorization, idempotency (``Endpoint/traits``).
+    /// What the endpoint declares about itself: authorization, idempotency (`Endpoint.traits`).
     public var traits: CallTraits
     /// The body is read as it arrives (server-sent events): a transport should hand it back as
     /// a stream instead of buffering it, and ``deadline`` bounds only the wait for the head.
@@ -42,7 +42,7 @@ public struct CallContext: Sendable {
     @TaskLocal public static var current: CallContext?
 }
 
-/// A transport that honours ``CallContext/deadline`` itself, so ``NetworkClient`` need not
+/// A transport that honours ``CallContext/deadline`` itself, so `NetworkClient` need not
 /// race the call against a timer.
 public protocol DeadlineAwareTransport: Sendable {}
 

@@ -16,9 +16,9 @@ import HTTPTypes
 /// ```
 ///
 /// Middlewares read them from ``CallContext/current``; requests that do not come from a
-/// ``NetworkClient`` carry none and get the defaults.
+/// `NetworkClient` carry none and get the defaults.
 public struct CallTraits: Sendable, Equatable {
-    /// Whether a credential-attaching middleware (``BearerTokenMiddleware``) adds one.
+    /// Whether a credential-attaching middleware (`BearerTokenMiddleware`) adds one.
     public enum Authorization: Sendable, Equatable {
         /// The middleware decides by origin (its own setting): the default.
         case automatic
@@ -33,7 +33,7 @@ public struct CallTraits: Sendable, Equatable {
     /// Whether sending the call twice has the same effect as once, so a retry is safe. nil (the
     /// default) decides by method: GET, HEAD, OPTIONS, TRACE, PUT and DELETE are idempotent.
     public var idempotent: Bool?
-    /// Whether identical concurrent calls may share one upstream request (``DeduplicationMiddleware``).
+    /// Whether identical concurrent calls may share one upstream request (`DeduplicationMiddleware`).
     public var deduplicable: Bool
 
     /// Traits with the defaults: automatic authorization, idempotency by method, de-duplicable.

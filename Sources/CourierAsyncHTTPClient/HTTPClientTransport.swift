@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CourierTransportCore
 import Foundation
 import HTTPTypes
 import NIOCore
@@ -12,8 +13,11 @@ import Tracing
 ///
 /// AsyncHTTPClient speaks HTTP; this type only converts between swift-http-types and AHC
 /// (measured faster than the stock swift-openapi-async-http-client transport: see the
-/// benchmark). It honours ``CallContext/deadline`` for the whole call, body included, and
-/// ``CallContext/maxResponseBytes`` while receiving (a body over the limit is never buffered whole).
+/// benchmark). It honours `CallContext.deadline` for the whole call, body included, and
+/// `CallContext.maxResponseBytes` while receiving (a body over the limit is never buffered whole).
+///
+/// Errors leave as the `URLError` codes URLSession would use (``NIOErrorMapping``), a body over
+/// the limit as `ResponseTooLargeError`, cancellation as `URLError(.cancelled)`.
 ///
 /// The client is configured deliberately (see ``Settings``): a short connect timeout and no
 /// retrying a refused connection until that timeout, a pool sized for fan-out, a redirect
@@ -30,11 +34,11 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
         public var readTimeout: Duration?
         /// Connections kept per host; fan-out of this many runs without queueing.
         public var connectionsPerHost: Int = 64
-        /// Redirects followed before ``NetworkError/networkError(_:)`` with `.httpTooManyRedirects`.
+        /// Redirects followed before `NetworkError.networkError(_:)` with `.httpTooManyRedirects`.
         public var maxRedirects: Int = 10
         /// A gzip/deflate body may expand at most this many times its compressed size.
         public var maxDecompressionRatio: Int = 100
-        /// Deadline used when no ``CallContext`` sets one.
+        /// Deadline used when no `CallContext` sets one.
         public var defaultTimeout: Duration = .seconds(60)
 
         /// The defaults above.
@@ -110,18 +114,31 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
     }
 
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        if CallContext.current?.streamsResponse == true {
-            return try await stream(request, body: body, baseURL: baseURL)
+        do {
+            if CallContext.current?.streamsResponse == true {
+                return try await stream(request, body: body, baseURL: baseURL)
+            }
+            let (head, buffer) = try await exchange(request, body: body, baseURL: baseURL)
+            guard let buffer, buffer.readableBytes > 0 else { return (head, nil) }
+            return (head, HTTPBody(ArraySlice(buffer.readableBytesView)))
+        } catch {
+            throw Self.converted(error)
         }
-        let (head, buffer) = try await exchange(request, body: body, baseURL: baseURL)
-        guard let buffer, buffer.readableBytes > 0 else { return (head, nil) }
-        return (head, HTTPBody(ArraySlice(buffer.readableBytesView)))
     }
 
-    func sendBuffered(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (HTTPResponse, Data) {
-        let (head, buffer) = try await exchange(request, body: body, baseURL: baseURL)
-        guard let buffer, buffer.readableBytes > 0 else { return (head, Data()) }
-        return (head, buffer.getData(at: buffer.readerIndex, length: buffer.readableBytes, byteTransferStrategy: .automatic) ?? Data())
+    package func sendBuffered(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (HTTPResponse, Data) {
+        do {
+            let (head, buffer) = try await exchange(request, body: body, baseURL: baseURL)
+            guard let buffer, buffer.readableBytes > 0 else { return (head, Data()) }
+            return (head, buffer.getData(at: buffer.readerIndex, length: buffer.readableBytes, byteTransferStrategy: .automatic) ?? Data())
+        } catch {
+            throw Self.converted(error)
+        }
+    }
+
+    /// A SwiftNIO / AsyncHTTPClient error as its `URLError`; other errors as they are.
+    private static func converted(_ error: any Error) -> any Error {
+        NIOErrorMapping.urlError(for: error) ?? error
     }
 
     /// One request through AsyncHTTPClient, the whole body accumulated within the context's limit.
@@ -163,15 +180,15 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
                 handle.cancel()
             }
         } catch is ResponseAccumulator.ResponseTooBigError {
-            throw NetworkError.responseTooLarge(limit: limit)
+            throw ResponseTooLargeError(limit: limit)
         }
         return (Self.head(response.status, response.headers), response.body)
     }
 
-    /// One request whose body is handed back as it arrives (``CallContext/streamsResponse``):
+    /// One request whose body is handed back as it arrives (`CallContext.streamsResponse`):
     /// AsyncHTTPClient's async API, the deadline bounding the wait for the head.
     ///
-    /// ``CallContext/idleTimeout`` is AsyncHTTPClient's own read timeout, on a client kept for
+    /// `CallContext.idleTimeout` is AsyncHTTPClient's own read timeout, on a client kept for
     /// streams with that timeout (its own pool; streams are long-lived and should not hold the
     /// pool that short calls use). Measured: the async API costs a third of the CPU per body part
     /// of the delegate API, and a watchdog task in front of the reader costs a second hand-over
@@ -179,7 +196,7 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
     /// task that reads the body, or dropping the body, cancels the request and closes its connection.
     private func stream(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (HTTPResponse, HTTPBody?) {
         let context = CallContext.current
-        var outgoing = HTTPClientRequest(url: Self.join(baseURL, request.path ?? "/"))
+        var outgoing = HTTPClientRequest(url: URLJoin.join(baseURL, request.path ?? "/"))
         outgoing.method = .init(rawValue: request.method.rawValue)
         for field in request.headerFields {
             outgoing.headers.add(name: field.name.rawName, value: field.value)
@@ -198,7 +215,7 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
         return (Self.head(response.status, response.headers), bytes)
     }
 
-    /// Whether streamed bodies get ``CallContext/idleTimeout`` from AsyncHTTPClient's read timeout
+    /// Whether streamed bodies get `CallContext.idleTimeout` from AsyncHTTPClient's read timeout
     /// (true unless the transport runs over a client it did not configure).
     public var enforcesIdleTimeout: Bool { settings != nil }
 
@@ -238,7 +255,7 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
             headers.add(name: field.name.rawName, value: field.value)
         }
         return try HTTPClient.Request(
-            url: join(baseURL, request.path ?? "/"),
+            url: URLJoin.join(baseURL, request.path ?? "/"),
             method: .init(rawValue: request.method.rawValue),
             headers: headers,
             body: try await requestBody(body, group: group)
@@ -269,12 +286,5 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
             }
             return promise.futureResult
         }
-    }
-
-    /// `baseURL` + `path`, with exactly one `/` between them.
-    static func join(_ baseURL: URL, _ path: String) -> String {
-        var base = baseURL.absoluteString
-        if base.hasSuffix("/") { base.removeLast() }
-        return path.hasPrefix("/") ? base + path : base + "/" + path
     }
 }

@@ -3,39 +3,22 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import OpenAPIRuntime
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-extension NetworkError {
-    /// Maps any error thrown while sending a request to a ``NetworkError``.
-    ///
-    /// - Cancellation in every form (`CancellationError`, `URLError.cancelled`, AsyncHTTPClient's
-    ///   `.cancelled`) → ``taskCancelled``.
-    /// - Transport errors of AsyncHTTPClient / SwiftNIO → the `URLError` code URLSession would use
-    ///   (refused → `.cannotConnectToHost`, timeouts → `.timedOut`, DNS → `.cannotFindHost`, TLS →
-    ///   `.secureConnectionFailed`, redirect loop → `.httpTooManyRedirects`, dropped → `.networkConnectionLost`).
-    /// - `DecodingError` → ``decodingError(_:)``, `EncodingError` → ``encodingError``.
-    /// - OpenAPI runtime wrappers (`ClientError`) are unwrapped first.
-    public init(_ error: any Error) {
-        if let networkError = error as? NetworkError {
-            self = networkError
-        } else if error is CancellationError {
-            self = .taskCancelled
-        } else if let urlError = error as? URLError {
-            self = urlError.code == .cancelled ? .taskCancelled : .networkError(urlError)
-        } else if let decodingError = error as? DecodingError {
-            self = .decodingError(decodingError)
-        } else if error is EncodingError {
-            self = .encodingError
-        } else if let clientError = error as? ClientError {
-            self = NetworkError(clientError.underlyingError)
-        } else if let code = Self.urlErrorCode(for: error) {
-            self = code == .cancelled ? .taskCancelled : .networkError(URLError(code))
-        } else {
-            self = .networkError(URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "\(type(of: error))"]))
-        }
+/// SwiftNIO and AsyncHTTPClient errors as the `URLError` codes URLSession would use, so a
+/// `NetworkError.networkError(URLError)` means the same on every transport.
+///
+/// ```swift
+/// NIOErrorMapping.urlError(for: HTTPClientError.connectTimeout)?.code   // .timedOut
+/// ```
+public enum NIOErrorMapping {
+    /// `error` as a `URLError` (cancellation as `.cancelled`), or nil when it is not a SwiftNIO /
+    /// AsyncHTTPClient error this mapping knows.
+    public static func urlError(for error: any Error) -> URLError? {
+        if let urlError = error as? URLError { return urlError }
+        return urlErrorCode(for: error).map { URLError($0) }
     }
 
     /// The URLError code for a SwiftNIO / AsyncHTTPClient error, or nil when unknown.

@@ -1,0 +1,50 @@
+import Foundation
+import OpenAPIRuntime
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension NetworkError {
+    /// Maps any error thrown while sending a request to a ``NetworkError``.
+    ///
+    /// - Cancellation in every form (`CancellationError`, `URLError.cancelled`) → ``taskCancelled``.
+    /// - `URLError` → ``networkError(_:)``. Transports map their own errors to `URLError` codes
+    ///   (Courier's AsyncHTTPClient transport does); where AsyncHTTPClient is the default (Linux)
+    ///   SwiftNIO / AsyncHTTPClient errors from other transports (the stock OpenAPI one) are
+    ///   mapped here too: refused → `.cannotConnectToHost`, timeouts → `.timedOut`, DNS →
+    ///   `.cannotFindHost`, TLS → `.secureConnectionFailed`, dropped → `.networkConnectionLost`.
+    /// - A body over the limit (`ResponseTooLargeError`) → ``responseTooLarge(limit:)``.
+    /// - `DecodingError` → ``decodingError(_:)``, `EncodingError` → ``encodingError``.
+    /// - OpenAPI runtime wrappers (`ClientError`) are unwrapped first.
+    public init(_ error: any Error) {
+        if let networkError = error as? NetworkError {
+            self = networkError
+        } else if error is CancellationError {
+            self = .taskCancelled
+        } else if let urlError = error as? URLError {
+            self = urlError.code == .cancelled ? .taskCancelled : .networkError(urlError)
+        } else if let tooLarge = error as? ResponseTooLargeError {
+            self = .responseTooLarge(limit: tooLarge.limit)
+        } else if let decodingError = error as? DecodingError {
+            self = .decodingError(decodingError)
+        } else if error is EncodingError {
+            self = .encodingError
+        } else if let clientError = error as? ClientError {
+            self = NetworkError(clientError.underlyingError)
+        } else if let urlError = Self.platformURLError(for: error) {
+            self = urlError.code == .cancelled ? .taskCancelled : .networkError(urlError)
+        } else {
+            self = .networkError(URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "\(type(of: error))"]))
+        }
+    }
+
+    /// The `URLError` for an error of the platform's default transport stack (SwiftNIO and
+    /// AsyncHTTPClient where they are linked), or nil.
+    private static func platformURLError(for error: any Error) -> URLError? {
+        #if COURIER_ASYNC_HTTP_CLIENT
+        NIOErrorMapping.urlError(for: error)
+        #else
+        nil
+        #endif
+    }
+}
