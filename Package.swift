@@ -24,6 +24,7 @@ let package = Package(
         .executable(name: "courier", targets: ["courier"]),
         .library(name: "HackerNewsAPI", targets: ["HackerNewsAPI"]),
         .library(name: "AlanAPI", targets: ["AlanAPI"]),
+        .library(name: "SeoulCultureAPI", targets: ["SeoulCultureAPI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
@@ -110,6 +111,16 @@ let package = Package(
         ),
         .target(name: "AccountsAPI", dependencies: ["Courier"], swiftSettings: strict),
         .target(
+            name: "SeoulCultureAPI",
+            dependencies: [
+                "Courier", "CourierConcurrency",
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
             name: "CourierSandbox",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -128,6 +139,7 @@ let package = Package(
             dependencies: [
                 "Courier", "CourierLLM", "CourierConcurrency", "AccountsAPI", "CourierSandbox", "HackerNewsAPI",
                 "AlanAPI",
+                "SeoulCultureAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -179,6 +191,12 @@ let package = Package(
             path: "Benchmarks/AccountsBenchmark",
             swiftSettings: strict
         ),
+        .executableTarget(
+            name: "SeoulBenchmark",
+            dependencies: ["Courier", "SeoulCultureAPI", "CourierSandbox"],
+            path: "Benchmarks/SeoulBenchmark",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "CourierTests",
             dependencies: [
@@ -224,5 +242,6 @@ let package = Package(
             path: "Benchmarks/AlanBenchmark",
             swiftSettings: strict
         ),
+        .testTarget(name: "SeoulCultureAPITests", dependencies: ["SeoulCultureAPI", "CourierTestSupport", "CourierTesting", "CourierConcurrency", "Courier", "CourierSandbox"], swiftSettings: strict),
     ]
 )

@@ -11,5 +11,6 @@ enum CLISubcommands {
         HackerNewsCommand.self,
         AlanCommand.self,
         CoinCommand.self,
+        RaonCommand.self,
     ]
 }

@@ -43,6 +43,9 @@ struct DemoCommand: AsyncParsableCommand {
         let coin = await CoinDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
         steps += coin.steps
         failures += coin.failures
+        let raon = await RaonDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
+        steps += raon.steps
+        failures += raon.failures
         await sandbox.stop()
         Terminal.output("\n\(failures == 0 ? "✓" : "✗") demo finished: \(steps) steps, \(failures) unexpected — \(core.oneLine); \(accounts.oneLine)")
         if failures > 0 { throw ExitCode(1) }

@@ -1,16 +1,55 @@
 import Courier
 import Foundation
 import HTTPTypes
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Where the CLI writes: stdout for results, stderr for diagnostics.
+///
+/// Writes go through `write(2)`, not `FileHandle.write`: SwiftNIO ignores SIGPIPE, so a reader
+/// that has gone (`courier raon list | head -3`) turns into EPIPE, on which `FileHandle.write`
+/// traps. Here a closed stdout ends the program quietly with status 0, as Unix filters do; a
+/// closed stderr just stops diagnostics.
 enum Terminal {
     static func output(_ text: String) {
-        FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        write(text.hasSuffix("\n") ? text : text + "\n", to: STDOUT_FILENO)
     }
 
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        write(text.hasSuffix("\n") ? text : text + "\n", to: STDERR_FILENO)
     }
+
+    /// `text` exactly as given (no newline added) to `descriptor`, all of it.
+    static func write(_ text: String, to descriptor: Int32) {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                systemWrite(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+            }
+            if written >= 0 {
+                offset += written
+                continue
+            }
+            if errno == EINTR { continue }
+            if errno == EPIPE, descriptor == STDOUT_FILENO { exit(0) }
+            return
+        }
+    }
+}
+
+/// `write(2)`.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.write(descriptor, bytes, count)
+    #elseif canImport(Musl)
+    Musl.write(descriptor, bytes, count)
+    #else
+    Darwin.write(descriptor, bytes, count)
+    #endif
 }
 
 /// Renders a body for a person: JSON pretty-printed, text as is, binary summarised.

@@ -1,0 +1,231 @@
+import Foundation
+
+/// The JSON grammar under ``SeoulJSONScanner``: whitespace, literals, objects, arrays, strings
+/// with every escape, numbers — strict, as JSONDecoder reads them; anything else a mismatch.
+extension SeoulJSONScanner {
+
+    mutating func skipSpace() {
+        while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x0A || bytes[position] == 0x0D || bytes[position] == 0x09 {
+            position += 1
+        }
+    }
+
+    mutating func peek() -> UInt8? {
+        skipSpace()
+        return position < bytes.count ? bytes[position] : nil
+    }
+
+    mutating func expect(_ byte: UInt8) throws(Mismatch) {
+        guard peek() == byte else { throw Mismatch() }
+        position += 1
+    }
+
+    mutating func literal(_ word: StaticString) throws(Mismatch) {
+        let count = word.utf8CodeUnitCount
+        guard position + count <= bytes.count else { throw Mismatch() }
+        for offset in 0..<count where bytes[position + offset] != word.utf8Start[offset] { throw Mismatch() }
+        position += count
+    }
+
+    /// `null` as nil, else `value`.
+    mutating func nullOr<T>(_ value: (inout SeoulJSONScanner) throws(Mismatch) -> T) throws(Mismatch) -> T? {
+        if peek() == UInt8(ascii: "n") {
+            try literal("null")
+            return nil
+        }
+        return try value(&self)
+    }
+
+    mutating func object(_ member: (inout SeoulJSONScanner, String) throws(Mismatch) -> Void) throws(Mismatch) {
+        try expect(UInt8(ascii: "{"))
+        if peek() == UInt8(ascii: "}") {
+            position += 1
+            return
+        }
+        while true {
+            let key = try string()
+            try expect(UInt8(ascii: ":"))
+            try member(&self, key)
+            guard let next = peek() else { throw Mismatch() }
+            position += 1
+            if next == UInt8(ascii: "}") { return }
+            guard next == UInt8(ascii: ",") else { throw Mismatch() }
+        }
+    }
+
+    mutating func array(_ element: (inout SeoulJSONScanner) throws(Mismatch) -> Void) throws(Mismatch) {
+        try expect(UInt8(ascii: "["))
+        if peek() == UInt8(ascii: "]") {
+            position += 1
+            return
+        }
+        while true {
+            try element(&self)
+            guard let next = peek() else { throw Mismatch() }
+            position += 1
+            if next == UInt8(ascii: "]") { return }
+            guard next == UInt8(ascii: ",") else { throw Mismatch() }
+        }
+    }
+
+    /// A string; its bytes are copied as they are unless it has escapes.
+    mutating func string() throws(Mismatch) -> String {
+        try expect(UInt8(ascii: "\""))
+        let start = position
+        position = Self.plainRun(bytes, from: start)
+        guard position < bytes.count else { throw Mismatch() }
+        switch bytes[position] {
+        case UInt8(ascii: "\""):
+            defer { position += 1 }
+            return try Self.text(UnsafeRawBufferPointer(rebasing: bytes[start..<position]))
+        case UInt8(ascii: "\\"): return try escapedString(from: start)
+        default: throw Mismatch()
+        }
+    }
+
+    /// `raw` as a String; invalid UTF-8 is a mismatch, as JSONDecoder refuses it.
+    /// `String(decoding:)` repairs rather than refuses, and a repair always writes U+FFFD
+    /// (EF BF BD): a result without an 0xEF byte was not repaired. Only text with one (rare in
+    /// Korean, which is EA–ED) pays for `String(validating:)`, whose generic-metadata lookup per
+    /// call had been half the scan.
+    static func text(_ raw: UnsafeRawBufferPointer) throws(Mismatch) -> String {
+        guard let text = validText(raw) else { throw Mismatch() }
+        return text
+    }
+
+    static func validText(_ raw: UnsafeRawBufferPointer) -> String? {
+        var text = String(decoding: raw, as: UTF8.self)
+        let mayBeRepaired = text.withUTF8 { utf8 in
+            guard let base = utf8.baseAddress, !utf8.isEmpty else { return false }
+            return memchr(base, 0xEF, utf8.count) != nil
+        }
+        guard !mayBeRepaired || String(validating: raw, as: UTF8.self) != nil else { return nil }
+        return text
+    }
+
+    /// Where the bytes from `start` stop being plain string content: the first quote,
+    /// backslash or control character (or the end). A tight loop over locals: walking the
+    /// scanner's own `position` kept it in memory and made the scan twice as slow.
+    static func plainRun(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+        var index = start
+        let end = bytes.count
+        while index < end {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { return index }
+            index += 1
+        }
+        return end
+    }
+
+    mutating func escapedString(from start: Int) throws(Mismatch) -> String {
+        var buffer = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[start..<position]))
+        while position < bytes.count {
+            let byte = bytes[position]
+            position += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                guard let text = buffer.withUnsafeBytes({ Self.validText($0) }) else { throw Mismatch() }
+                return text
+            case UInt8(ascii: "\\"):
+                guard position < bytes.count else { throw Mismatch() }
+                let escape = bytes[position]
+                position += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffer.append(escape)
+                case UInt8(ascii: "b"): buffer.append(0x08)
+                case UInt8(ascii: "f"): buffer.append(0x0C)
+                case UInt8(ascii: "n"): buffer.append(0x0A)
+                case UInt8(ascii: "r"): buffer.append(0x0D)
+                case UInt8(ascii: "t"): buffer.append(0x09)
+                case UInt8(ascii: "u"): buffer.append(contentsOf: String(try unicodeEscape()).utf8)
+                default: throw Mismatch()
+                }
+            case 0..<0x20: throw Mismatch()
+            default: buffer.append(byte)
+            }
+        }
+        throw Mismatch()
+    }
+
+    /// The scalar of `\uXXXX` (a surrogate pair takes a second `\uXXXX`); the `\u` is read.
+    mutating func unicodeEscape() throws(Mismatch) -> Unicode.Scalar {
+        let high = try hex4()
+        if (0xD800..<0xDC00).contains(high) {
+            try literal("\\u")
+            let low = try hex4()
+            guard (0xDC00..<0xE000).contains(low), let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)) else { throw Mismatch() }
+            return scalar
+        }
+        guard let scalar = Unicode.Scalar(high) else { throw Mismatch() }
+        return scalar
+    }
+
+    mutating func hex4() throws(Mismatch) -> UInt32 {
+        guard position + 4 <= bytes.count else { throw Mismatch() }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[position]
+            position += 1
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw Mismatch()
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
+    /// A JSON number's text (checked against the JSON grammar) as a Double.
+    mutating func number() throws(Mismatch) -> Double? {
+        skipSpace()
+        let start = position
+        func digits(_ scanner: inout SeoulJSONScanner) -> Int {
+            let first = scanner.position
+            while scanner.position < scanner.bytes.count, (0x30...0x39).contains(scanner.bytes[scanner.position]) { scanner.position += 1 }
+            return scanner.position - first
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: "-") { position += 1 }
+        let integerStart = position
+        let integerDigits = digits(&self)
+        guard integerDigits > 0, integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else { throw Mismatch() }
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+            position += 1
+            guard digits(&self) > 0 else { throw Mismatch() }
+        }
+        if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
+            position += 1
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
+            guard digits(&self) > 0 else { throw Mismatch() }
+        }
+        return Double(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self))
+    }
+
+    /// Plain digits (an optional minus) that fit an Int; `3512.0` or `3e3` are left to JSONDecoder.
+    mutating func integer() throws(Mismatch) -> Int {
+        skipSpace()
+        let start = position
+        if position < bytes.count, bytes[position] == UInt8(ascii: "-") { position += 1 }
+        while position < bytes.count, (0x30...0x39).contains(bytes[position]) { position += 1 }
+        guard let value = Int(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)) else { throw Mismatch() }
+        if position < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[position]) { throw Mismatch() }
+        return value
+    }
+
+    /// Steps over any value, checking its syntax; deeper than the answer ever nests is a mismatch.
+    mutating func skipValue(depth: Int) throws(Mismatch) {
+        guard depth < 16 else { throw Mismatch() }
+        switch peek() ?? 0 {
+        case UInt8(ascii: "{"): try object { (scanner: inout SeoulJSONScanner, _: String) throws(Mismatch) in try scanner.skipValue(depth: depth + 1) }
+        case UInt8(ascii: "["): try array { (scanner: inout SeoulJSONScanner) throws(Mismatch) in try scanner.skipValue(depth: depth + 1) }
+        case UInt8(ascii: "\""): _ = try string()
+        case UInt8(ascii: "t"): try literal("true")
+        case UInt8(ascii: "f"): try literal("false")
+        case UInt8(ascii: "n"): try literal("null")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try number()
+        default: throw Mismatch()
+        }
+    }
+}

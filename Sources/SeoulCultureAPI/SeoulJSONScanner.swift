@@ -1,0 +1,144 @@
+import Foundation
+
+/// The fast path for `culturalEventInfo`'s JSON: one pass over the bytes straight into
+/// ``CulturalEventRow``s, without JSONDecoder's keyed containers (which took 165 ms for the
+/// 10,000 rows of SeoulBenchmark, three times the whole budget).
+///
+/// It reads strict JSON of the answer's known shape only. Anything else — bad syntax, a field of
+/// an unexpected type in the envelope, nesting deeper than the answer has — gives nil, and
+/// ``SeoulAnswerParser`` hands the body to JSONDecoder, whose reading is the reference: the
+/// scanner never decides an answer differently, it only gets there sooner.
+struct SeoulJSONScanner {
+    /// Row keys → their position in ``CulturalEventRow/CodingKeys/allCases``.
+    private static let fieldIndex: [String: Int] = Dictionary(
+        uniqueKeysWithValues: CulturalEventRow.CodingKeys.allCases.enumerated().map { ($0.element.rawValue, $0.offset) }
+    )
+
+    let bytes: UnsafeRawBufferPointer
+    var position = 0
+    /// The previous row's keys in order, with their fields (see ``fieldIndex(ordinal:)``).
+    private var keyOrder: [(bytes: [UInt8], index: Int?)] = []
+
+    private init(bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    /// The envelope of `body`, or nil when the body is not plain JSON of the expected shape.
+    static func envelope(_ body: Data) -> SeoulAnswerParser.Envelope? {
+        body.withUnsafeBytes { buffer in
+            var scanner = SeoulJSONScanner(bytes: buffer)
+            return try? scanner.topLevel()
+        }
+    }
+
+    /// Not the shape (or not JSON): JSONDecoder decides.
+    struct Mismatch: Error {}
+
+    // MARK: - The answer's shape
+
+    private mutating func topLevel() throws(Mismatch) -> SeoulAnswerParser.Envelope {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+        var envelope = SeoulAnswerParser.Envelope()
+        try object { (scanner: inout SeoulJSONScanner, key: String) throws(Mismatch) in
+            switch key {
+            case "culturalEventInfo": envelope.culturalEventInfo = try scanner.nullOr { (s: inout SeoulJSONScanner) throws(Mismatch) in try s.wrapped() }
+            case "RESULT": envelope.result = try scanner.nullOr { (s: inout SeoulJSONScanner) throws(Mismatch) in try s.result() }
+            default: try scanner.skipValue(depth: 0)
+            }
+        }
+        skipSpace()
+        guard position == bytes.count else { throw Mismatch() }
+        return envelope
+    }
+
+    private mutating func wrapped() throws(Mismatch) -> SeoulAnswerParser.Wrapped {
+        var wrapped = SeoulAnswerParser.Wrapped()
+        try object { (scanner: inout SeoulJSONScanner, key: String) throws(Mismatch) in
+            switch key {
+            case "list_total_count": wrapped.listTotalCount = try scanner.nullOr { (s: inout SeoulJSONScanner) throws(Mismatch) in try s.integer() }
+            case "RESULT": wrapped.result = try scanner.nullOr { (s: inout SeoulJSONScanner) throws(Mismatch) in try s.result() }
+            case "row": wrapped.row = try scanner.nullOr { (s: inout SeoulJSONScanner) throws(Mismatch) in try s.rows() }
+            default: try scanner.skipValue(depth: 0)
+            }
+        }
+        return wrapped
+    }
+
+    private mutating func result() throws(Mismatch) -> SeoulResult {
+        var code: String?, message: String?
+        try object { (scanner: inout SeoulJSONScanner, key: String) throws(Mismatch) in
+            switch key {
+            case "CODE": code = try scanner.string()
+            case "MESSAGE": message = try scanner.string()
+            default: try scanner.skipValue(depth: 0)
+            }
+        }
+        guard let code, let message else { throw Mismatch() }
+        return SeoulResult(code: code, message: message)
+    }
+
+    private mutating func rows() throws(Mismatch) -> [CulturalEventRow] {
+        var rows: [CulturalEventRow] = []
+        rows.reserveCapacity(1000)
+        try array { (scanner: inout SeoulJSONScanner) throws(Mismatch) in rows.append(try scanner.row()) }
+        return rows
+    }
+
+    /// One row: strings as they are; a number as its Double's text, null or any other value as
+    /// `""` — what ``CulturalEventRow/init(from:)`` makes of them.
+    private mutating func row() throws(Mismatch) -> CulturalEventRow {
+        var row = CulturalEventRow()
+        try expect(UInt8(ascii: "{"))
+        if peek() == UInt8(ascii: "}") {
+            position += 1
+            return row
+        }
+        var ordinal = 0
+        while true {
+            let index = try fieldIndex(ordinal: ordinal)
+            ordinal += 1
+            try expect(UInt8(ascii: ":"))
+            switch (index, peek() ?? 0) {
+            case (let index?, UInt8(ascii: "\"")): row.setField(index, try string())
+            case (let index?, UInt8(ascii: "-")), (let index?, UInt8(ascii: "0")...UInt8(ascii: "9")): row.setField(index, try number().map { String($0) } ?? "")
+            case (let index?, _): row.setField(index, ""); try skipValue(depth: 0)
+            case (nil, _): try skipValue(depth: 0)
+            }
+            guard let next = peek() else { throw Mismatch() }
+            position += 1
+            if next == UInt8(ascii: "}") { return row }
+            guard next == UInt8(ascii: ",") else { throw Mismatch() }
+        }
+    }
+
+    /// The field of the key at the cursor. Every row has its keys in the same order, so the
+    /// key's bytes are first compared with the key at the same place in the row before; only a
+    /// different key is made a String and looked up (hashing 240,000 keys was a tenth of the scan).
+    private mutating func fieldIndex(ordinal: Int) throws(Mismatch) -> Int? {
+        try expect(UInt8(ascii: "\""))
+        let start = position
+        position = Self.plainRun(bytes, from: start)
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+            position = start - 1
+            return Self.fieldIndex[try string()]  // escapes in a key: rare, read the slow way
+        }
+        let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<position])
+        position += 1
+        if ordinal < keyOrder.count, keyOrder[ordinal].bytes.withUnsafeBytes({ Self.same($0, raw) }) {
+            return keyOrder[ordinal].index
+        }
+        let index = Self.fieldIndex[try Self.text(raw)]
+        if ordinal < keyOrder.count {
+            keyOrder[ordinal] = (Array(raw), index)
+        } else if ordinal == keyOrder.count {
+            keyOrder.append((Array(raw), index))
+        }
+        return index
+    }
+
+    private static func same(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let x = a.baseAddress, let y = b.baseAddress else { return true }
+        return memcmp(x, y, a.count) == 0
+    }
+}

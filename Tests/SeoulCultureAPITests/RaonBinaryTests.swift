@@ -1,0 +1,99 @@
+import CourierTestSupport
+import Foundation
+import Testing
+
+extension SeoulSuite {
+    /// The built `courier` binary, run as a user would: separate processes on one data directory.
+    @Suite("courier raon: the built binary as separate processes")
+    struct RaonBinaryTests {
+        /// `.build/debug/courier`: beside this test bundle, or under the package's `.build/debug`.
+        static func binary() throws -> URL {
+            let testBundleDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            let candidates = [testBundleDirectory.appendingPathComponent("courier"), packageRoot.appendingPathComponent(".build/debug/courier")]
+            let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+            return try #require(found, "the courier binary is not built (looked in \(candidates.map(\.path))): run `swift build` first")
+        }
+
+        /// Runs `courier arguments…` with `$XDG_DATA_HOME` = `dataHome` and no `SEOUL_API_KEY`.
+        static func courier(_ arguments: [String], dataHome: URL) async throws -> ProcessRun {
+            var environment = ProcessInfo.processInfo.environment
+            environment["XDG_DATA_HOME"] = dataHome.path
+            environment["SEOUL_API_KEY"] = nil
+            return try await runProcess(try binary(), arguments, environment: environment, scratch: dataHome)
+        }
+
+        static func temporaryDataHome() throws -> URL {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("raon-binary-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            return directory
+        }
+
+        @Test("two `fav add` processes at once on one data directory both land; `fav list` shows both, and exports them")
+        func concurrentFavouriteProcesses() async throws {
+            let home = try Self.temporaryDataHome()
+            defer { try? FileManager.default.removeItem(at: home) }
+            try await withSeoulSandbox { sandbox in
+                // The processes use this test's stand-in through --base-url, as they would the
+                // real service, rather than each starting a sandbox of its own (CPU the other
+                // suites running beside this one need).
+                let service = ["--base-url", sandbox.seoulRoot.absoluteString, "--key", testKey, "--today", "2026-11-20"]
+                let list = try await Self.courier(["raon", "list", "--json", "--district", "종로구"] + service, dataHome: home)
+                try #require(list.status == 0, "list failed: \(list.errors)")
+                let listed = try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [[String: Any]] ?? []
+                let ids = listed.prefix(2).compactMap { $0["id"] as? String }
+                try #require(ids.count == 2)
+
+                async let first = Self.courier(["raon", "fav", "add", ids[0]] + service, dataHome: home)
+                async let second = Self.courier(["raon", "fav", "add", ids[1]] + service, dataHome: home)
+                let adds = try await [first, second]
+                for add in adds {
+                    #expect(add.status == 0, "fav add failed: \(add.errors)")
+                    #expect(add.output.hasPrefix("★ added"))
+                }
+                #expect(try await sandbox.seoulStats().requests == 3 * 5, "each run: the probe and four pages")
+
+                let favourites = try await Self.courier(["raon", "fav", "list", "--json"], dataHome: home)
+                #expect(favourites.status == 0)
+                let saved = try JSONSerialization.jsonObject(with: Data(favourites.output.utf8)) as? [[String: Any]] ?? []
+                #expect(Set(saved.compactMap { $0["id"] as? String }) == Set(ids))
+
+                let file = home.appendingPathComponent("favourites.ics")
+                let export = try await Self.courier(["raon", "export-ics", file.path, "--all-favourites"], dataHome: home)
+                #expect(export.status == 0 && export.output.contains("wrote 2 events"), "export: \(export.errors)")
+                let calendar = try String(contentsOf: file, encoding: .utf8)
+                #expect(ids.allSatisfy { calendar.contains("UID:\($0)@") })
+            }
+        }
+
+        @Test("a reader that stops early (`| head`) ends the program quietly with status 0")
+        func closedPipe() async throws {
+            let home = try Self.temporaryDataHome()
+            defer { try? FileManager.default.removeItem(at: home) }
+            try await withSeoulSandbox { sandbox in
+                let process = Process()
+                process.executableURL = try Self.binary()
+                process.arguments = ["raon", "list", "--base-url", sandbox.seoulRoot.absoluteString, "--key", testKey, "--today", "2026-11-20"]
+                var environment = ProcessInfo.processInfo.environment
+                environment["XDG_DATA_HOME"] = home.path
+                process.environment = environment
+                let pipe = Pipe()
+                process.standardOutput = pipe
+                process.standardError = FileHandle.nullDevice
+                let reader = pipe.fileHandleForReading
+                let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
+                    process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+                    do { try process.run() } catch { return continuation.resume(throwing: error) }
+                    // Like `head -3`, on its own thread (the read blocks): read a little, then close the
+                    // read end while the list (≈140 kB, more than a pipe holds) is still being written.
+                    Thread.detachNewThread {
+                        _ = reader.readData(ofLength: 200)
+                        try? reader.close()
+                    }
+                }
+                #expect(status == 0)
+                #expect(process.terminationReason == .exit)
+            }
+        }
+    }
+}
