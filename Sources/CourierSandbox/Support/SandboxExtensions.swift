@@ -13,6 +13,7 @@ enum SandboxExtensions {
         [
             AccountsRoutes(dataDirectory: options.dataDirectory, logger: logger),
             HackerNewsRoutes(),
+            CacheRoutes(),
         ]
     }
 }
