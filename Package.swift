@@ -180,5 +180,17 @@ let package = Package(
             path: "Benchmarks/HackerNewsBenchmark",
             swiftSettings: strict
         ),
+        .executableTarget(
+            name: "CacheConformance",
+            dependencies: [
+                "Courier",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/CacheConformance",
+            swiftSettings: strict
+        ),
     ]
 )

@@ -38,6 +38,10 @@ extension CacheMiddleware {
         do {
             (head, body) = try await next(conditional, nil, exchange.baseURL)
         } catch {
+            // must-revalidate / no-cache: a disconnected cache answers 504, never the stale response (§5.2.2.2).
+            if !Task.isCancelled, !servesStaleOnError(freshness, exchange), freshness.directives.mustRevalidate || freshness.directives.noCache {
+                return Self.gatewayTimeout()
+            }
             guard servesStaleOnError(freshness, exchange) else { throw error }
             logger.debug("serving stale after a network failure", metadata: ["cache.outcome": "stale-if-error"])
             return serve(entry, age: CacheFreshness.age(entry, now: clock()), method: exchange.request.method)
