@@ -7,7 +7,7 @@ import ServiceLifecycle
 
 // The http-tests/cache-tests suite's private-cache (browser) selection, run through Courier's
 // CacheMiddleware against an origin of its own on 127.0.0.1. Run with
-// `swift run -c release CacheConformance [PATH/cache-tests.json] [--only id,id] [--concurrency N]`;
+// `swift run -c release CacheConformance [PATH/cache-tests.json] [--only id,id] [--concurrency N] [--no-cache]`;
 // without a path it reads $CACHE_TESTS_JSON or /work/shared/conformance/cache-tests.json (or
 // ../shared/conformance/cache-tests.json from the package directory).
 
@@ -21,6 +21,9 @@ struct CacheConformance {
         var arguments = Array(CommandLine.arguments.dropFirst())
         var only: Set<String> = []
         var concurrency = 40
+        // `--no-cache` runs the same requests without the cache: the floor any cache is measured from.
+        let withoutCache = arguments.contains("--no-cache")
+        arguments.removeAll { $0 == "--no-cache" }
         if let index = arguments.firstIndex(of: "--only"), index + 1 < arguments.count {
             only = Set(arguments[index + 1].split(separator: ",").map(String.init))
             arguments.removeSubrange(index...(index + 1))
@@ -46,15 +49,11 @@ struct CacheConformance {
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "conformance.origin")
         logger.logLevel = .critical
-        let app = Application(
-            router: ConformanceOrigin.router(state),
-            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "cache-tests-origin"),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            },
-            logger: logger)
-        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+        let origin = OriginServer(responder: ConformanceOrigin.router(state).buildResponder(), logger: logger) { port in
+            portContinuation.yield(port)
+            portContinuation.finish()
+        }
+        let group = ServiceGroup(configuration: .init(services: [origin], gracefulShutdownSignals: [], logger: logger))
         let server = Task { try await group.run() }
         var port = 0
         for await bound in portStream { port = bound }
@@ -68,7 +67,7 @@ struct CacheConformance {
         configuration.redirectConfiguration = .disallow
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let cache = CacheMiddleware(storage: MemoryCacheStorage(maxBytes: 64 << 20))
-        let client = NetworkClient(configuration: .init(transport: HTTPClientTransport(client: http), middlewares: [cache]))
+        let client = NetworkClient(configuration: .init(transport: HTTPClientTransport(client: http), middlewares: withoutCache ? [] : [cache]))
         let engine = ConformanceEngine(client: client, origin: state, baseURL: baseURL)
 
         let start = ContinuousClock.now

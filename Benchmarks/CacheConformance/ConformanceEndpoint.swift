@@ -4,7 +4,7 @@ import HTTPTypes
 
 /// One request of a test as a Courier endpoint (test-engine/client/fetching.mjs): its method,
 /// headers (magic `If-Modified-Since` from the previous response's `Server-Now`), `Test-Name`,
-/// `Test-ID`, `Req-Num`, Fetch's `cache: no-cache` as `Cache-Control: no-cache`, body and query.
+/// `Test-ID`, `Req-Num`, Fetch's `cache: no-cache` as `Cache-Control: max-age=0`, body and query.
 struct ConformanceEndpoint: Endpoint {
     let baseURL: URL
     let path: String
@@ -24,8 +24,9 @@ struct ConformanceEndpoint: Endpoint {
             let now = step.magicIMS && isIMS ? previous?.headers[raw: Fields.serverNow].flatMap { Int($0) } : nil
             fields[spec.name] = HeaderFixup.value(spec, serverNowMs: now, baseURL: nil, step: step)
         }
+        // Fetch's `cache: "no-cache"` validates a stored response by sending `Cache-Control: max-age=0`.
         if step.fetchCache == "no-cache", !fields.keys.contains(where: { $0.lowercased() == "cache-control" }) {
-            fields["Cache-Control"] = "no-cache"
+            fields["Cache-Control"] = "max-age=0"
         }
         fields["Test-Name"] = test.name.replacingOccurrences(of: "\n", with: " ")
         fields["Test-ID"] = test.id

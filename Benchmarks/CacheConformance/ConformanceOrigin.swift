@@ -38,10 +38,17 @@ enum ConformanceOrigin {
 
         var status = HTTPResponse.Status(code: step.responseStatus?.0 ?? 200, reasonPhrase: step.responseStatus?.1 ?? "OK")
         if step.expectedType?.hasSuffix("validated") == true {
-            let previous = await state.served(uuid, number - 1)
+            // The previous step's validators as configured; a magic date only once it was sent.
+            let served = await state.served(uuid, number - 1)
+            let previous = number >= 2 ? steps[number - 2].responseHeaders : []
+            func validator(_ name: String) -> String? {
+                guard let spec = previous.first(where: { $0.name.lowercased() == name }) else { return nil }
+                if case .text(let value) = spec.value { return value }
+                return served[name]
+            }
             var validated = false
-            if let lm = previous["last-modified"], request.headers[.ifModifiedSince] == lm { validated = true }
-            if let etag = previous["etag"], request.headers[.ifNoneMatch] == etag { validated = true }
+            if let lm = validator("last-modified"), request.headers[.ifModifiedSince] == lm { validated = true }
+            if let etag = validator("etag"), request.headers[.ifNoneMatch] == etag { validated = true }
             status = validated ? .notModified : HTTPResponse.Status(code: 999, reasonPhrase: "304 Not Generated")
         }
         let baseURL = request.uri.description
