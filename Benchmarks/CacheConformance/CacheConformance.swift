@@ -49,7 +49,7 @@ struct CacheConformance {
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "conformance.origin")
         logger.logLevel = .critical
-        let origin = OriginServer(responder: ConformanceOrigin.router(state).buildResponder(), logger: logger) { port in
+        let origin = OriginServer(state: state, logger: logger) { port in
             portContinuation.yield(port)
             portContinuation.finish()
         }

@@ -9,21 +9,6 @@ import NIOCore
 /// and locations, `999 304 Not Generated` for a validation that was not conditional, pauses and
 /// disconnects. Configurations are handed over in-process (``OriginState/configure(_:_:)``).
 enum ConformanceOrigin {
-    static let methods: [HTTPRequest.Method] = [.get, .head, .post, .put, .delete, .patch, .options]
-        + [HTTPRequest.Method("M-SEARCH")].compactMap { $0 }
-
-    static func router(_ state: OriginState) -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
-        for method in methods {
-            for path in ["/test/:uuid", "/test/:uuid/:file"] {
-                router.on(RouterPath(stringLiteral: path), method: method) { request, context in
-                    try await answer(request, uuid: try context.parameters.require("uuid"), state: state)
-                }
-            }
-        }
-        return router
-    }
-
     static func answer(_ request: Request, uuid: String, state: OriginState) async throws -> Response {
         let clientNumber = request.headers[raw: Fields.reqNum].flatMap { Int($0) }
         guard let (steps, serverNumber) = await state.arrive(uuid) else {

@@ -76,7 +76,10 @@ extension CacheMiddleware {
         if let body { data = try await BodyCollector.collect(body, limit: exchange.limit) }
         if data.count <= maxEntryBytes {
             let vary = head.headerFields[values: .vary].joined(separator: ", ")
-            let entry = CachedResponse(url: exchange.key, head: head, body: data, requestTime: requestTime, responseTime: clock(),
+            var stored = head
+            let unstored = Self.unstored(head.headerFields)
+            stored.headerFields = head.headerFields.filter { !unstored.contains($0.name.canonicalName) }
+            let entry = CachedResponse(url: exchange.key, head: stored, body: data, requestTime: requestTime, responseTime: clock(),
                                        varyValues: CachedResponse.varyValues(exchange.request.headerFields, vary: vary.isEmpty ? nil : vary))
             save(entry, exchange)
         }
@@ -96,10 +99,29 @@ extension CacheMiddleware {
         return (head, method == .head ? nil : HTTPBody(entry.body))
     }
 
+    /// A 206 with `range` of a stored complete response.
+    func servePartial(_ entry: CachedResponse, _ range: ByteRange, age: Double, method: HTTPRequest.Method) -> (HTTPResponse, HTTPBody?) {
+        var (head, _) = serve(entry, age: age, method: method)
+        head.status = .partialContent
+        head.headerFields[.contentRange] = "bytes \(range.first)-\(range.last)/\(entry.body.count)"
+        head.headerFields[.contentLength] = String(range.last - range.first + 1)
+        return (head, method == .head ? nil : HTTPBody(entry.body[(entry.body.startIndex + range.first)...(entry.body.startIndex + range.last)]))
+    }
+
+    /// Fields never stored (RFC 9111 §3.1): hop-by-hop ones, those `Connection` lists, proxy credentials.
+    static func unstored(_ fields: HTTPFields) -> Set<String> {
+        var names: Set<String> = ["connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade",
+                                  "proxy-authenticate", "proxy-authentication-info", "proxy-authorization"]
+        for value in fields[values: .connection] {
+            for name in value.split(separator: ",") { names.insert(name.trimmingCharacters(in: .whitespaces).lowercased()) }
+        }
+        return names
+    }
+
     /// `entry` with the header fields of a 304 merged in (RFC 9111 §3.2) and new times.
     static func freshened(_ entry: CachedResponse, with head: HTTPResponse, requestTime: Date, responseTime: Date) -> CachedResponse {
         var updated = entry
-        let skipped: Set<String> = ["content-length", "transfer-encoding", "connection", "keep-alive"]
+        let skipped = unstored(head.headerFields).union(["content-length"])
         let incoming = head.headerFields.filter { !skipped.contains($0.name.canonicalName) }
         // The old Date and Age describe the old response; without new ones the time of validation counts.
         for name in [HTTPField.Name.date, .age] where head.headerFields[name] == nil {

@@ -37,7 +37,7 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
     /// RFC 9110 §9.2.1's safe methods: anything else invalidates.
     static let safeMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .trace]
     /// Request fields that make a request conditional: such a request is the caller's own business.
-    static let conditionalFields: [HTTPField.Name] = [.ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince, .ifRange, .range]
+    static let conditionalFields: [HTTPField.Name] = [.ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince, .ifRange]
 
     /// A cache over `storage` that stores bodies up to `maxEntryBytes`; `clock` tells the time
     /// (tests inject one).
@@ -96,13 +96,22 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
             if directives.onlyIfCached { return Self.gatewayTimeout() }
             logger.trace("cache miss", metadata: ["cache.outcome": "miss"])
             let stored = variants.filter { $0.value(.eTag) != nil && !$0.varyNames.contains("*") }
-            if !stored.isEmpty, !conditional, exchange.policy != .reload {
+            if !stored.isEmpty, !conditional, exchange.policy != .reload, request.headerFields[.range] == nil {
                 return try await selectVariant(stored, exchange, next: next)
             }
             return try await fetch(exchange, next: next)
         }
         let freshness = CacheFreshness(entry, now: clock())
         let validates = directives.noCache || freshness.directives.noCache
+        if let range = request.headerFields[.range] {
+            // A range of a fresh complete response is cut from it; anything else is the origin's.
+            if !validates, Self.acceptable(freshness, request: directives), entry.status == 200,
+                let bytes = ByteRange(range, length: entry.body.count)
+            {
+                return servePartial(entry, bytes, age: freshness.age, method: request.method)
+            }
+            return try await fetch(exchange, next: next)
+        }
         if !validates, Self.acceptable(freshness, request: directives) {
             logger.trace("cache hit", metadata: ["cache.outcome": "hit"])
             return serve(entry, age: freshness.age, method: request.method)

@@ -5,23 +5,26 @@ import Foundation
 enum HTTPDate {
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
-    /// The instant `text` names, or nil when it is not an HTTP date.
+    /// The instant `text` names, or nil when it is not an HTTP date in one of the three forms
+    /// exactly (a two-digit year in IMF-fixdate, a missing comma, dashes with a four-digit year
+    /// are all invalid).
     static func parse(_ text: String) -> Date? {
-        let tokens = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "-" || $0 == ":" || $0 == "\t" })
+        let shape = Self.shape(text)
+        let tokens = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "-" || $0 == ":" })
             .map { $0.lowercased() }
-        guard let first = tokens.first, first.allSatisfy(\.isLetter) else { return nil }
         let day: Int?, month: Int?, year: Int?, clock: ArraySlice<String>
-        switch tokens.count {
-        case 8 where tokens[7] == "gmt":  // IMF-fixdate or RFC 850
+        switch shape {
+        case "A, 99 A 9999 99:99:99 A", "A, 99-A-99 99:99:99 A":  // IMF-fixdate, RFC 850
+            guard tokens[7] == "gmt" else { return nil }
             day = Int(tokens[1])
             month = months.firstIndex(of: tokens[2])
             guard let value = Int(tokens[3]) else { return nil }
-            year = tokens[3].count == 2 ? (value < 70 ? 2000 + value : 1900 + value) : (tokens[3].count == 4 ? value : nil)
+            year = tokens[3].count == 2 ? (value < 70 ? 2000 + value : 1900 + value) : value
             clock = tokens[4...6]
-        case 7:  // asctime: "Sun Nov  6 08:49:37 1994"
+        case "A A 99 99:99:99 9999", "A A  9 99:99:99 9999":  // asctime
             month = months.firstIndex(of: tokens[1])
             day = Int(tokens[2])
-            year = tokens[6].count == 4 ? Int(tokens[6]) : nil
+            year = Int(tokens[6])
             clock = tokens[3...5]
         default:
             return nil
@@ -33,6 +36,21 @@ enum HTTPDate {
         else { return nil }
         let days = daysFromCivil(year: year, month: month + 1, day: day)
         return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3_600 + minute * 60 + second))
+    }
+
+    /// `text` with each run of letters as `A` and each digit as `9`.
+    private static func shape(_ text: String) -> String {
+        var shape = ""
+        for character in text {
+            if character.isASCII, character.isLetter {
+                if shape.last != "A" { shape.append("A") }
+            } else if character.isASCIIDigitCharacter {
+                shape.append("9")
+            } else {
+                shape.append(character)
+            }
+        }
+        return shape
     }
 
     /// Days since 1970-01-01 (Howard Hinnant's algorithm).
