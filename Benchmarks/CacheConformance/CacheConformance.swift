@@ -65,6 +65,9 @@ struct CacheConformance {
         // Redirects are the cache's to see (Fetch's `redirect: manual`): the transport must not follow them.
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
+        // One request per connection: a test that makes the origin drop a connection must not
+        // leave a half-read one in the pool for another test.
+        configuration.maximumUsesPerConnection = 1
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let cache = CacheMiddleware(storage: MemoryCacheStorage(maxBytes: 64 << 20))
         let client = NetworkClient(configuration: .init(transport: HTTPClientTransport(client: http), middlewares: withoutCache ? [] : [cache]))
