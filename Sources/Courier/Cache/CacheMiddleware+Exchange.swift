@@ -38,13 +38,16 @@ extension CacheMiddleware {
         do {
             (head, body) = try await next(conditional, nil, exchange.baseURL)
         } catch {
-            // must-revalidate / no-cache: a disconnected cache answers 504, never the stale response (§5.2.2.2).
-            if !Task.isCancelled, !servesStaleOnError(freshness, exchange), freshness.directives.mustRevalidate || freshness.directives.noCache {
-                return Self.gatewayTimeout()
+            if Task.isCancelled { throw error }
+            // Disconnected (RFC 9111 §4.2.4): a stale response may be served unless a directive
+            // forbids it; must-revalidate / no-cache then make it a 504 (§5.2.2.2), never the stale one.
+            let strict = freshness.directives.mustRevalidate || freshness.directives.noCache
+            if exchange.policy == .preferCache || (!strict && !exchange.directives.noCache) {
+                logger.debug("serving stale after a network failure", metadata: ["cache.outcome": "stale-if-error"])
+                return serve(entry, age: CacheFreshness.age(entry, now: clock()), method: exchange.request.method)
             }
-            guard servesStaleOnError(freshness, exchange) else { throw error }
-            logger.debug("serving stale after a network failure", metadata: ["cache.outcome": "stale-if-error"])
-            return serve(entry, age: CacheFreshness.age(entry, now: clock()), method: exchange.request.method)
+            if strict { return Self.gatewayTimeout() }
+            throw error
         }
         if head.status.code == 304 {
             if let body { _ = try? await BodyCollector.collect(body, limit: exchange.limit) }

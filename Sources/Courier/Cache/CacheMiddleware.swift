@@ -16,7 +16,8 @@ import OpenAPIRuntime
 /// them while fresh (`max-age`, `Expires`/`Date`, `Age`, 10% of the time since `Last-Modified`),
 /// validates stale and `no-cache` ones with `If-None-Match`/`If-Modified-Since` (a 304 updates
 /// the stored header fields and serves the stored body), keeps variants apart by `Vary`, honours
-/// `must-revalidate`, `stale-while-revalidate`, `stale-if-error` and the request directives
+/// `must-revalidate`, `stale-while-revalidate`, `stale-if-error` (and serves stale when the
+/// origin cannot be reached, unless `must-revalidate`/`no-cache` forbid it: then 504) and the request directives
 /// (`no-cache`, `no-store`, `max-age`, `max-stale`, `min-fresh`, `only-if-cached` → 504), and
 /// forgets what it stored for a URL when an unsafe method to it (or to its `Location` /
 /// `Content-Location`) succeeds. Every response it serves carries a correct `Age`. A call chooses

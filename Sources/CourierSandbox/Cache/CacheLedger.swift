@@ -1,6 +1,17 @@
+import Foundation
+
 /// Per-key counts of `/cache/{key}` for ``CacheStats``.
 actor CacheLedger {
     private var byKey: [String: CacheStats] = [:]
+    private var firstSeen: [String: Date] = [:]
+
+    /// When `key` was first asked for (now, for a new key): the fixed point `Last-Modified` counts back from.
+    func origin(_ key: String) -> Date {
+        if let seen = firstSeen[key] { return seen }
+        let now = Date()
+        firstSeen[key] = now
+        return now
+    }
 
     /// A request for `key` arrived; returns its 1-based number.
     func record(_ key: String, conditional: Bool, notModified: Bool) -> Int {

@@ -8,7 +8,7 @@ import NIOCore
 ///
 /// | route | answer |
 /// |---|---|
-/// | `GET, HEAD /cache/{key}?cc=&etag=&lastModified=&expires=&age=&vary=&status=&bytes=` | `status` (default 200) with `Cache-Control: cc`, `ETag: "etag"`, `Last-Modified` `lastModified` seconds ago, `Expires` `expires` seconds from now (`expires=invalid` sends `0`), `Age: age`, `Vary: vary`, `X-Hit: n`; body `{"key","hit","variant"}` (`variant` is the request's value of the `vary` field) or `bytes` bytes; `304` when `If-None-Match` names the ETag or `If-Modified-Since` is not before `Last-Modified` |
+/// | `GET, HEAD /cache/{key}?cc=&etag=&lastModified=&expires=&age=&vary=&status=&bytes=` | `status` (default 200) with `Cache-Control: cc`, `ETag: "etag"`, `Last-Modified` `lastModified` seconds before the key's first request, `Expires` `expires` seconds from now (`expires=invalid` sends `0`), `Age: age`, `Vary: vary`, `X-Hit: n`; body `{"key","hit","variant"}` (`variant` is the request's value of the `vary` field) or `bytes` bytes; `304` when `If-None-Match` names the ETag or `If-Modified-Since` is not before `Last-Modified` |
 /// | `POST, PUT, DELETE /cache/{key}?location=` | `200` (`Location`/`Content-Location: location` when given); counted as a hit |
 /// | `GET /cache/{key}/stats` | ``CacheStats`` |
 ///
@@ -57,7 +57,9 @@ struct CacheRoutes: SandboxRouteGroup {
         // Each variant has its own validator, as a real origin's would.
         let etag = try query.line("etag").map { "\"\($0)\(variant.map { "-" + $0 } ?? "")\"" }
         if let etag { headers[.eTag] = etag }
-        let lastModified = try query.integer("lastModified", in: 0...(100 * 365 * 86_400)).map { now.addingTimeInterval(-Double($0)) }
+        // Counted back from the key's first request, so every answer names the same instant.
+        let origin = await ledger.origin(key)
+        let lastModified = try query.integer("lastModified", in: 0...(100 * 365 * 86_400)).map { origin.addingTimeInterval(-Double($0).rounded(.down)) }
         if let lastModified { headers[.lastModified] = Self.format(lastModified) }
         if query.text("expires") == "invalid" {
             headers[.expires] = "0"

@@ -17,14 +17,22 @@ final class ManualDate: Sendable {
 /// The stores every cache socket test runs over.
 enum StoreKind: String, CaseIterable, CustomStringConvertible, Sendable {
     case memory
+    case disk
 
     var description: String { rawValue }
 
     func make() -> any CacheStorage {
         switch self {
         case .memory: MemoryCacheStorage(maxBytes: 4 << 20)
+        // A fresh directory per test (under the system's temporary directory).
+        case .disk: try! DiskCacheStorage(directory: temporaryCacheDirectory(), maxBytes: 4 << 20)
         }
     }
+}
+
+/// A new empty directory for a disk cache.
+func temporaryCacheDirectory() -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("courier-cache-\(UUID().uuidString)")
 }
 
 /// A sandbox, a cache over `kind` with a hand-moved clock, and a client through it.
@@ -35,11 +43,11 @@ struct CacheRig {
     let client: NetworkClient
     let key = "c-\(UUID().uuidString.prefix(8))"
 
-    init(_ sandbox: RunningSandbox, _ kind: StoreKind) {
+    init(_ sandbox: RunningSandbox, _ kind: StoreKind, storage: (any CacheStorage)? = nil) {
         self.sandbox = sandbox
         let clock = ManualDate()
         self.clock = clock
-        self.cache = CacheMiddleware(storage: kind.make(), clock: { clock.now })
+        self.cache = CacheMiddleware(storage: storage ?? kind.make(), clock: { clock.now })
         self.client = NetworkClient(configuration: .init(middlewares: [cache]))
     }
 

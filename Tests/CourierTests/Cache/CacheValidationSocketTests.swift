@@ -128,12 +128,15 @@ struct CacheValidationSocketTests {
         let rig = CacheRig(sandbox, kind)
         let endpoint = rig.endpoint(["cc": "max-age=10, must-revalidate"], policy: .preferCache)
         _ = try await rig.send(endpoint)
+        _ = try await rig.send(rig.endpoint(["cc": "max-age=10"]))
         await sandbox.stop()
         rig.clock.advance(3600)
         let offline = try await rig.send(endpoint)
         #expect(offline.statusCode == 200 && offline.answer?.hit == 1 && (offline.age ?? 0) >= 3600)
         // The standard policy never serves a stale must-revalidate response: 504 (RFC 9111 §5.2.2.2).
         #expect(try await rig.send(rig.endpoint(["cc": "max-age=10, must-revalidate"])).statusCode == 504)
+        // A plain stale response is served while the origin cannot be reached (RFC 9111 §4.2.4).
+        #expect(try await rig.send(rig.endpoint(["cc": "max-age=10"])).answer?.hit == 2)
         // Nothing stored at all: the transport error itself.
         await #expect(throws: NetworkError.self) { try await rig.send(rig.endpoint(["other": 1])) }
     }
