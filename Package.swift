@@ -195,5 +195,15 @@ let package = Package(
             path: "Benchmarks/CacheConformance",
             swiftSettings: strict
         ),
+        .executableTarget(
+            name: "CacheBenchmark",
+            dependencies: [
+                "Courier", "CourierSandbox",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Benchmarks/CacheBenchmark",
+            swiftSettings: strict
+        ),
     ]
 )
