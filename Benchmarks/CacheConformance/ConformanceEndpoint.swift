@@ -22,7 +22,9 @@ struct ConformanceEndpoint: Endpoint {
         for spec in step.requestHeaders {
             let isIMS = spec.name.lowercased() == "if-modified-since"
             let now = step.magicIMS && isIMS ? previous?.headers[raw: Fields.serverNow].flatMap { Int($0) } : nil
-            fields[spec.name] = HeaderFixup.value(spec, serverNowMs: now, baseURL: nil, step: step)
+            let value = HeaderFixup.value(spec, serverNowMs: now, baseURL: nil, step: step)
+            // Fetch's Headers.append combines a repeated name into one "a, b" line.
+            fields[spec.name] = fields[spec.name].map { $0 + ", " + value } ?? value
         }
         // Fetch's `cache: "no-cache"` validates a stored response by sending `Cache-Control: max-age=0`.
         if step.fetchCache == "no-cache", !fields.keys.contains(where: { $0.lowercased() == "cache-control" }) {

@@ -138,6 +138,27 @@ extension CacheMiddleware {
         return updated
     }
 
+    /// A POST answer with explicit freshness whose `Content-Location` is its own URL is what a
+    /// GET of that URL would get (RFC 9111 §4, RFC 9110 §9.3.3): stored for it.
+    func storePost(_ answer: (HTTPResponse, HTTPBody?), key: String, limit: Int) async throws -> (HTTPResponse, HTTPBody?) {
+        let (head, body) = answer
+        let directives = CacheControl(head.headerFields[values: .cacheControl])
+        guard [200, 203].contains(head.status.code), directives.has("max-age") || head.headerFields[.expires] != nil,
+            !directives.noStore, let base = URL(string: key), let location = head.headerFields[.contentLocation],
+            URL(string: location, relativeTo: base)?.absoluteURL.absoluteString == key
+        else { return answer }
+        if let body, case .known(let length) = body.length, length > maxEntryBytes { return answer }
+        var data = Data()
+        if let body { data = try await BodyCollector.collect(body, limit: limit) }
+        guard data.count <= maxEntryBytes else { return (head, HTTPBody(data)) }
+        var stored = head
+        let unstored = Self.unstored(head.headerFields)
+        stored.headerFields = head.headerFields.filter { !unstored.contains($0.name.canonicalName) }
+        let now = clock()
+        storage.store([CachedResponse(url: key, head: stored, body: data, requestTime: now, responseTime: now, varyValues: [:])], for: key)
+        return (head, HTTPBody(data))
+    }
+
     /// Forgets what is stored for `key` and the same-origin `Location` / `Content-Location` of `head`.
     func invalidate(_ key: String, after head: HTTPResponse) {
         storage.remove(key)

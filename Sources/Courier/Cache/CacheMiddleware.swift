@@ -68,6 +68,9 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
             let answer = try await next(request, body, baseURL)
             if !Self.safeMethods.contains(request.method), (200..<400).contains(answer.0.status.code) {
                 invalidate(key, after: answer.0)
+                if request.method == .post {
+                    return try await storePost(answer, key: key, limit: context?.maxResponseBytes ?? ReplayableBody.limit)
+                }
             }
             return answer
         }
@@ -103,7 +106,9 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
             return try await fetch(exchange, next: next)
         }
         let freshness = CacheFreshness(entry, now: clock())
-        let validates = directives.noCache || freshness.directives.noCache
+        // RFC 8246: a fresh immutable response is not validated on a reload (request no-cache / max-age=0).
+        let immutable = freshness.directives.immutable && freshness.isFresh && !freshness.directives.noCache
+        let validates = (directives.noCache && !immutable) || freshness.directives.noCache
         if let range = request.headerFields[.range] {
             // A range of a fresh complete response is cut from it; anything else is the origin's.
             if !validates, Self.acceptable(freshness, request: directives), entry.status == 200,
@@ -113,7 +118,7 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
             }
             return try await fetch(exchange, next: next)
         }
-        if !validates, Self.acceptable(freshness, request: directives) {
+        if !validates, immutable || Self.acceptable(freshness, request: directives) {
             logger.trace("cache hit", metadata: ["cache.outcome": "hit"])
             return serve(entry, age: freshness.age, method: request.method)
         }

@@ -86,12 +86,18 @@ public struct CachedResponse: Sendable, Codable, Equatable {
         return vary.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
     }
 
+    /// Request fields whose list members are compared without regard to order or case.
+    static let unorderedFields: Set<String> = ["accept-language", "accept-encoding"]
+
     /// A request field's value for secondary-key comparison: lines joined, spaces around commas dropped.
     static func normalised(_ request: HTTPFields, _ name: String) -> String? {
         guard let fieldName = HTTPField.Name(name) else { return nil }
         let values = request[values: fieldName]
         guard !values.isEmpty else { return nil }
-        return values.joined(separator: ",").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ",")
+        var items = values.joined(separator: ",").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        // Lists whose order and case carry no meaning compare as sets.
+        if unorderedFields.contains(name) { items = items.map { $0.lowercased() }.sorted() }
+        return items.joined(separator: ",")
     }
 
     /// The request's values of the fields `vary` lists.
