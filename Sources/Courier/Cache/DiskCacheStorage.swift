@@ -41,7 +41,7 @@ public final class DiskCacheStorage: CacheStorage {
             return []
         }
         // Last access is the file's modification time: what eviction orders by.
-        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: file.path)
+        utimes(file.path, nil)
         return variants
     }
 
