@@ -243,5 +243,30 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "SeoulCultureAPITests", dependencies: ["SeoulCultureAPI", "CourierTestSupport", "CourierTesting", "CourierConcurrency", "Courier", "CourierSandbox"], swiftSettings: strict),
+        .executableTarget(
+            name: "CacheConformance",
+            dependencies: [
+                "Courier",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/CacheConformance",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "CacheBenchmark",
+            dependencies: [
+                "Courier", "CourierSandbox",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Benchmarks/CacheBenchmark",
+            swiftSettings: strict
+        ),
     ]
 )

@@ -35,12 +35,17 @@ public struct CallTraits: Sendable, Equatable {
     public var idempotent: Bool?
     /// Whether identical concurrent calls may share one upstream request (`DeduplicationMiddleware`).
     public var deduplicable: Bool
+    /// How a `CacheMiddleware` treats the call: ``CachePolicy/standard`` by default.
+    public var cachePolicy: CachePolicy
 
-    /// Traits with the defaults: automatic authorization, idempotency by method, de-duplicable.
-    public init(authorization: Authorization = .automatic, idempotent: Bool? = nil, deduplicable: Bool = true) {
+    /// Traits with the defaults: automatic authorization, idempotency by method, de-duplicable,
+    /// the standard cache policy.
+    public init(authorization: Authorization = .automatic, idempotent: Bool? = nil, deduplicable: Bool = true,
+                cachePolicy: CachePolicy = .standard) {
         self.authorization = authorization
         self.idempotent = idempotent
         self.deduplicable = deduplicable
+        self.cachePolicy = cachePolicy
     }
 
     /// Whether a call with `method` may be sent again: ``idempotent`` when set, else by method.

@@ -14,8 +14,9 @@ struct AdHocEndpoint: Endpoint {
     var path: String { "/" + pathSegments.joined(separator: "/") }
 
     /// Splits `url` into a base (scheme, host, port), decoded path segments and query items,
-    /// adds `extraQuery`, and attaches `json` as the body.
-    init(method: String, url text: String, headers: [String: String], extraQuery: [(String, String)], json: String?, timeout: Duration?, secrets: [String] = []) throws {
+    /// adds `extraQuery`, and attaches `json` (or raw `data` of type `dataType`) as the body.
+    init(method: String, url text: String, headers: [String: String], extraQuery: [(String, String)], json: String?, timeout: Duration?,
+         secrets: [String] = [], data: String? = nil, dataType: String = "application/octet-stream") throws {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
             ["http", "https"].contains(scheme), let host = components.host, !host.isEmpty
         else { throw CLIError.usage("'\(text)' is not an http:// or https:// URL") }
@@ -37,6 +38,10 @@ struct AdHocEndpoint: Endpoint {
                 throw CLIError.usage("--json is not valid JSON")
             }
             body = .requestData(Data(json.utf8), contentType: "application/json")
+        }
+        if let data {
+            guard json == nil else { throw CLIError.usage("--data and --json cannot be used together") }
+            body = .requestData(Data(data.utf8), contentType: dataType)
         }
         self.task = parameters.isEmpty ? body : .requestComposite(query: parameters, body: body)
         self.headers = headers.isEmpty ? nil : headers

@@ -19,6 +19,11 @@ struct RequestCommand: AsyncParsableCommand {
             Example: courier request GET 'http://127.0.0.1:8080/echo?q=서울' --query 'tag=a&b'
             Example: courier request GET 'http://127.0.0.1:8080/sse/events?count=3' --stream
             Example: courier request GET 'http://127.0.0.1:8080/flaky/demo?failures=2' --retry 3
+            With --cache DIR, responses are kept in an HTTP cache (RFC 9111) on disk in DIR, shared \
+            by every process that uses the same DIR; --include prints the status line and header \
+            fields first (a cached answer shows its Age).
+            Example: courier request GET 'http://127.0.0.1:8080/cache/demo?cc=max-age%3D60' --cache /tmp/cc --include
+            Example: courier request POST http://127.0.0.1:8080/echo --data 'a=1' --header 'Content-Type: text/plain'
             """
     )
 
@@ -33,6 +38,9 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Transport: ahc (AsyncHTTPClient, default) or urlsession.") var transport: String = "ahc"
     @Option(name: .long, help: "Attempts in all, through the retry middleware (e.g. 3); default 1.") var retry: Int = 1
     @Flag(name: .long, help: "Read the answer as server-sent events; print each as a JSON line as it arrives.") var stream = false
+    @Option(name: .long, help: "Keep responses in an HTTP cache on disk in this directory (shared by processes).") var cache: String?
+    @Option(name: .long, help: "A raw body; its type from --header 'Content-Type: …' (default application/octet-stream).") var data: String?
+    @Flag(name: .long, help: "Print the status line and the header fields before the body, as curl -i does.") var include = false
 
     func run() async throws {
         var headers: [String: String] = [:]
@@ -51,7 +59,10 @@ struct RequestCommand: AsyncParsableCommand {
         guard (1...10).contains(retry) else { throw ValidationError("--retry must be 1…10 attempts") }
         let endpoint: AdHocEndpoint
         do {
-            endpoint = try AdHocEndpoint(method: method, url: url, headers: headers, extraQuery: extraQuery, json: json, timeout: .milliseconds(Int(timeout * 1000)))
+            let dataType = headers.first { $0.key.lowercased() == "content-type" }?.value
+            if data != nil, let name = headers.keys.first(where: { $0.lowercased() == "content-type" }) { headers[name] = nil }
+            endpoint = try AdHocEndpoint(method: method, url: url, headers: headers, extraQuery: extraQuery, json: json,
+                                         timeout: .milliseconds(Int(timeout * 1000)), data: data, dataType: dataType ?? "application/octet-stream")
         } catch let error as CLIError {
             throw ValidationError(error.description)
         }
@@ -59,6 +70,14 @@ struct RequestCommand: AsyncParsableCommand {
         if allowInsecure, let host = endpoint.baseURL.host { configuration.insecureHostsAllowed.insert(host.lowercased()) }
         if retry > 1 {
             configuration.middlewares.append(RetryMiddleware(policy: RetryPolicy(maxAttempts: retry), logger: Self.stderrLogger("courier.retry")))
+        }
+        if let cache {
+            do {
+                let storage = try DiskCacheStorage(directory: URL(fileURLWithPath: cache))
+                configuration.middlewares.append(CacheMiddleware(storage: storage))
+            } catch {
+                throw ValidationError("--cache: cannot use '\(cache)' as a cache directory (\(error.localizedDescription))")
+            }
         }
         let client = NetworkClient(configuration: configuration)
         let redactor = Redactor()
@@ -71,6 +90,16 @@ struct RequestCommand: AsyncParsableCommand {
             }
             let response = try await client.answer(endpoint)
             if verbose { Terminal.error(VerboseLines.exchange(response, baseURL: endpoint.baseURL, redactor: redactor)) }
+            if include {
+                Terminal.output(Self.head(response.head))
+                Terminal.output("")
+                Terminal.output(BodyPrinter.render(response.body, contentType: response.headers[.contentType]))
+                if let error = response.statusError {
+                    Terminal.error(redactor.text(error.log()))
+                    throw ExitCode(ExitCodes.code(for: error.family))
+                }
+                return
+            }
             if let error = response.statusError { throw error }
             Terminal.output(BodyPrinter.render(response.body, contentType: response.headers[.contentType]))
         } catch let error as NetworkError {
@@ -79,6 +108,13 @@ struct RequestCommand: AsyncParsableCommand {
             Terminal.error(error.userMessage(in: .preferred))
             throw ExitCode(ExitCodes.code(for: error.family))
         }
+    }
+
+    /// The status line and header fields as `curl -i` prints them.
+    static func head(_ head: HTTPResponse) -> String {
+        var lines = ["HTTP/1.1 \(head.status.code) \(head.status.reasonPhrase)"]
+        for field in head.headerFields { lines.append("\(field.name.rawName): \(field.value)") }
+        return lines.joined(separator: "\n")
     }
 
     /// A logger writing `.notice` and up to stderr (the retry lines).

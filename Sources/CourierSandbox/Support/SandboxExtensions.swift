@@ -15,6 +15,7 @@ enum SandboxExtensions {
             HackerNewsRoutes(),
             AlanRoutes(),
             SeoulRoutes(),
+            CacheRoutes(),
         ]
     }
 }

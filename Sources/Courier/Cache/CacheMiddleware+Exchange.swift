@@ -1,0 +1,173 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+extension CacheMiddleware {
+    /// Sends the request as it is and stores the answer when it may.
+    func fetch(_ exchange: Exchange, next: Next) async throws -> (HTTPResponse, HTTPBody?) {
+        let requestTime = clock()
+        let (head, body) = try await next(exchange.request, nil, exchange.baseURL)
+        return try await admit(head, body, exchange, requestTime: requestTime)
+    }
+
+    /// No variant matches the request's `Vary` fields: asks the origin whether one of the stored
+    /// ones (by ETag) will do (RFC 9111 §4.3.2); a 304 naming one serves it for these fields too.
+    func selectVariant(_ variants: [CachedResponse], _ exchange: Exchange, next: Next) async throws -> (HTTPResponse, HTTPBody?) {
+        var conditional = exchange.request
+        conditional.headerFields[.ifNoneMatch] = variants.compactMap { $0.value(.eTag) }.joined(separator: ", ")
+        let requestTime = clock()
+        let (head, body) = try await next(conditional, nil, exchange.baseURL)
+        guard head.status.code == 304 else { return try await admit(head, body, exchange, requestTime: requestTime) }
+        if let body { _ = try? await BodyCollector.collect(body, limit: exchange.limit) }
+        guard let chosen = variants.first(where: { $0.value(.eTag) == head.headerFields[.eTag] }) ?? (variants.count == 1 ? variants.first : nil) else {
+            return try await fetch(exchange, next: next)
+        }
+        var updated = Self.freshened(chosen, with: head, requestTime: requestTime, responseTime: clock())
+        updated.varyValues = CachedResponse.varyValues(exchange.request.headerFields, vary: updated.value(.vary))
+        save(updated, exchange)
+        return serve(updated, age: CacheFreshness.age(updated, now: clock()), method: exchange.request.method)
+    }
+
+    /// Validates `entry` with the origin: a 304 freshens and serves it; a failure may serve it stale.
+    func validate(_ entry: CachedResponse, freshness: CacheFreshness, _ exchange: Exchange, next: Next) async throws -> (HTTPResponse, HTTPBody?) {
+        var conditional = exchange.request
+        if let etag = entry.value(.eTag) { conditional.headerFields[.ifNoneMatch] = etag }
+        if let lastModified = entry.value(.lastModified) { conditional.headerFields[.ifModifiedSince] = lastModified }
+        let requestTime = clock()
+        let head: HTTPResponse, body: HTTPBody?
+        do {
+            (head, body) = try await next(conditional, nil, exchange.baseURL)
+        } catch {
+            if Task.isCancelled { throw error }
+            // Disconnected (RFC 9111 §4.2.4): a stale response may be served unless a directive
+            // forbids it; must-revalidate / no-cache then make it a 504 (§5.2.2.2), never the stale one.
+            let strict = freshness.directives.mustRevalidate || freshness.directives.noCache
+            if exchange.policy == .preferCache || (!strict && !exchange.directives.noCache) {
+                logger.debug("serving stale after a network failure", metadata: ["cache.outcome": "stale-if-error"])
+                return serve(entry, age: CacheFreshness.age(entry, now: clock()), method: exchange.request.method)
+            }
+            if strict { return Self.gatewayTimeout() }
+            throw error
+        }
+        if head.status.code == 304 {
+            if let body { _ = try? await BodyCollector.collect(body, limit: exchange.limit) }
+            let updated = Self.freshened(entry, with: head, requestTime: requestTime, responseTime: clock())
+            save(updated, exchange)
+            logger.trace("cache revalidated", metadata: ["cache.outcome": "revalidated"])
+            return serve(updated, age: CacheFreshness.age(updated, now: clock()), method: exchange.request.method)
+        }
+        if head.status.code >= 500, servesStaleOnError(freshness, exchange) {
+            if let body { _ = try? await BodyCollector.collect(body, limit: exchange.limit) }
+            return serve(entry, age: CacheFreshness.age(entry, now: clock()), method: exchange.request.method)
+        }
+        return try await admit(head, body, exchange, requestTime: requestTime)
+    }
+
+    /// Whether a stale `freshness` may be served because the origin failed.
+    func servesStaleOnError(_ freshness: CacheFreshness, _ exchange: Exchange) -> Bool {
+        if exchange.policy == .preferCache { return true }
+        if freshness.directives.mustRevalidate || freshness.directives.noCache || exchange.directives.noCache { return false }
+        let window = max(exchange.directives.staleIfError ?? -1, freshness.directives.staleIfError ?? -1)
+        return freshness.staleness <= window
+    }
+
+    /// Stores `head` and `body` when they may be stored; returns them for the caller either way.
+    func admit(_ head: HTTPResponse, _ body: HTTPBody?, _ exchange: Exchange, requestTime: Date) async throws -> (HTTPResponse, HTTPBody?) {
+        guard CacheStorability.isStorable(exchange.request, head, requestDirectives: exchange.directives) else { return (head, body) }
+        if let body, case .known(let length) = body.length, length > maxEntryBytes { return (head, body) }
+        var data = Data()
+        if let body { data = try await BodyCollector.collect(body, limit: exchange.limit) }
+        if data.count <= maxEntryBytes {
+            let vary = head.headerFields[values: .vary].joined(separator: ", ")
+            var stored = head
+            let unstored = Self.unstored(head.headerFields)
+            stored.headerFields = head.headerFields.filter { !unstored.contains($0.name.canonicalName) }
+            let entry = CachedResponse(url: exchange.key, head: stored, body: data, requestTime: requestTime, responseTime: clock(),
+                                       varyValues: CachedResponse.varyValues(exchange.request.headerFields, vary: vary.isEmpty ? nil : vary))
+            save(entry, exchange)
+        }
+        return (head, HTTPBody(data))
+    }
+
+    /// Stores `entry` in place of the variant the request selected.
+    func save(_ entry: CachedResponse, _ exchange: Exchange) {
+        let others = storage.variants(for: exchange.key).filter { !$0.matches(exchange.request.headerFields) && $0.varyValues != entry.varyValues }
+        storage.store(Array(([entry] + others).prefix(Self.maxVariants)), for: exchange.key)
+    }
+
+    /// A stored response as served: its fields with the current `Age`, its body unless HEAD.
+    func serve(_ entry: CachedResponse, age: Double, method: HTTPRequest.Method) -> (HTTPResponse, HTTPBody?) {
+        var head = entry.head
+        head.headerFields[.age] = String(Int(min(age, 2_147_483_648).rounded(.down)))
+        return (head, method == .head ? nil : HTTPBody(entry.body))
+    }
+
+    /// A 206 with `range` of a stored complete response.
+    func servePartial(_ entry: CachedResponse, _ range: ByteRange, age: Double, method: HTTPRequest.Method) -> (HTTPResponse, HTTPBody?) {
+        var (head, _) = serve(entry, age: age, method: method)
+        head.status = .partialContent
+        head.headerFields[.contentRange] = "bytes \(range.first)-\(range.last)/\(entry.body.count)"
+        head.headerFields[.contentLength] = String(range.last - range.first + 1)
+        return (head, method == .head ? nil : HTTPBody(entry.body[(entry.body.startIndex + range.first)...(entry.body.startIndex + range.last)]))
+    }
+
+    /// Fields never stored (RFC 9111 §3.1): hop-by-hop ones, those `Connection` lists, proxy credentials.
+    static func unstored(_ fields: HTTPFields) -> Set<String> {
+        var names: Set<String> = ["connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade",
+                                  "proxy-authenticate", "proxy-authentication-info", "proxy-authorization"]
+        for value in fields[values: .connection] {
+            for name in value.split(separator: ",") { names.insert(name.trimmingCharacters(in: .whitespaces).lowercased()) }
+        }
+        return names
+    }
+
+    /// `entry` with the header fields of a 304 merged in (RFC 9111 §3.2) and new times.
+    static func freshened(_ entry: CachedResponse, with head: HTTPResponse, requestTime: Date, responseTime: Date) -> CachedResponse {
+        var updated = entry
+        let skipped = unstored(head.headerFields).union(["content-length"])
+        let incoming = head.headerFields.filter { !skipped.contains($0.name.canonicalName) }
+        // The old Date and Age describe the old response; without new ones the time of validation counts.
+        for name in [HTTPField.Name.date, .age] where head.headerFields[name] == nil {
+            updated.fields.removeAll { $0.name.lowercased() == name.canonicalName }
+        }
+        let names = Set(incoming.map(\.name.canonicalName))
+        updated.fields.removeAll { names.contains($0.name.lowercased()) }
+        updated.fields += incoming.map { CachedResponse.Field(name: $0.name.rawName, value: $0.value) }
+        updated.requestTime = requestTime
+        updated.responseTime = responseTime
+        return updated
+    }
+
+    /// A POST answer with explicit freshness whose `Content-Location` is its own URL is what a
+    /// GET of that URL would get (RFC 9111 §4, RFC 9110 §9.3.3): stored for it.
+    func storePost(_ answer: (HTTPResponse, HTTPBody?), key: String, limit: Int) async throws -> (HTTPResponse, HTTPBody?) {
+        let (head, body) = answer
+        let directives = CacheControl(head.headerFields[values: .cacheControl])
+        guard [200, 203].contains(head.status.code), directives.has("max-age") || head.headerFields[.expires] != nil,
+            !directives.noStore, let base = URL(string: key), let location = head.headerFields[.contentLocation],
+            URL(string: location, relativeTo: base)?.absoluteURL.absoluteString == key
+        else { return answer }
+        if let body, case .known(let length) = body.length, length > maxEntryBytes { return answer }
+        var data = Data()
+        if let body { data = try await BodyCollector.collect(body, limit: limit) }
+        guard data.count <= maxEntryBytes else { return (head, HTTPBody(data)) }
+        var stored = head
+        let unstored = Self.unstored(head.headerFields)
+        stored.headerFields = head.headerFields.filter { !unstored.contains($0.name.canonicalName) }
+        let now = clock()
+        storage.store([CachedResponse(url: key, head: stored, body: data, requestTime: now, responseTime: now, varyValues: [:])], for: key)
+        return (head, HTTPBody(data))
+    }
+
+    /// Forgets what is stored for `key` and the same-origin `Location` / `Content-Location` of `head`.
+    func invalidate(_ key: String, after head: HTTPResponse) {
+        storage.remove(key)
+        guard let base = URL(string: key) else { return }
+        for name in [HTTPField.Name.location, .contentLocation] {
+            guard let value = head.headerFields[name], let target = URL(string: value, relativeTo: base)?.absoluteURL,
+                target.scheme == base.scheme, target.host == base.host, target.port == base.port
+            else { continue }
+            storage.remove(target.absoluteString)
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import HTTPTypes
+import Logging
+import OpenAPIRuntime
+
+/// A private HTTP cache (RFC 9111) as a middleware: every Courier client, and OpenAPI-generated
+/// clients, get one by adding it.
+///
+/// ```swift
+/// let cache = CacheMiddleware(storage: MemoryCacheStorage(maxBytes: 20 << 20))
+/// let client = NetworkClient(configuration: .init(baseURL: url, middlewares: [cache]))
+/// ```
+///
+/// It stores GET responses that may be stored (statuses cacheable by default or with explicit
+/// freshness; not `no-store`; with `Authorization` only when the response allows it), reuses
+/// them while fresh (`max-age`, `Expires`/`Date`, `Age`, 10% of the time since `Last-Modified`),
+/// validates stale and `no-cache` ones with `If-None-Match`/`If-Modified-Since` (a 304 updates
+/// the stored header fields and serves the stored body), keeps variants apart by `Vary`, honours
+/// `must-revalidate`, `stale-while-revalidate`, `stale-if-error` (and serves stale when the
+/// origin cannot be reached, unless `must-revalidate`/`no-cache` forbid it: then 504) and the request directives
+/// (`no-cache`, `no-store`, `max-age`, `max-stale`, `min-fresh`, `only-if-cached` → 504), and
+/// forgets what it stored for a URL when an unsafe method to it (or to its `Location` /
+/// `Content-Location`) succeeds. Every response it serves carries a correct `Age`. A call chooses
+/// how it uses the cache with ``CallTraits/cachePolicy``. HEAD is answered from a stored GET.
+///
+/// Put it after ``RetryMiddleware`` and before ``LoggingMiddleware`` so that a hit is never
+/// retried and the log shows what went to the network.
+public final class CacheMiddleware: ClientMiddleware, Sendable {
+    /// Where responses are kept.
+    public let storage: any CacheStorage
+    /// Responses with larger bodies pass through unstored.
+    public let maxEntryBytes: Int
+    let clock: @Sendable () -> Date
+    let logger: Logger
+
+    /// Variants kept per URL (responses that differ by `Vary`).
+    static let maxVariants = 8
+    /// RFC 9110 §9.2.1's safe methods: anything else invalidates.
+    static let safeMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .trace]
+    /// Request fields that make a request conditional: such a request is the caller's own business.
+    static let conditionalFields: [HTTPField.Name] = [.ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince, .ifRange]
+
+    /// A cache over `storage` that stores bodies up to `maxEntryBytes`; `clock` tells the time
+    /// (tests inject one).
+    public init(
+        storage: any CacheStorage = MemoryCacheStorage(),
+        maxEntryBytes: Int = 8 << 20,
+        logger: Logger = Logger(label: "courier.cache"),
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.storage = storage
+        self.maxEntryBytes = maxEntryBytes
+        self.logger = logger
+        self.clock = clock
+    }
+
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        baseURL: URL,
+        operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let context = CallContext.current
+        if context?.streamsResponse == true { return try await next(request, body, baseURL) }
+        let key = Self.key(request.path ?? "/", baseURL)
+        guard request.method == .get || request.method == .head else {
+            let answer = try await next(request, body, baseURL)
+            if !Self.safeMethods.contains(request.method), (200..<400).contains(answer.0.status.code) {
+                invalidate(key, after: answer.0)
+                if request.method == .post {
+                    return try await storePost(answer, key: key, limit: context?.maxResponseBytes ?? ReplayableBody.limit)
+                }
+            }
+            return answer
+        }
+        let exchange = Exchange(request: request, baseURL: baseURL, key: key, policy: context?.traits.cachePolicy ?? .standard,
+                                limit: context?.maxResponseBytes ?? ReplayableBody.limit)
+        return try await lookup(exchange, next: next)
+    }
+
+    /// One GET or HEAD going through the cache.
+    struct Exchange: Sendable {
+        let request: HTTPRequest
+        let baseURL: URL
+        let key: String
+        let policy: CachePolicy
+        let limit: Int
+        var directives: CacheControl { CacheControl(request.headerFields) }
+    }
+
+    typealias Next = @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+
+    private func lookup(_ exchange: Exchange, next: Next) async throws -> (HTTPResponse, HTTPBody?) {
+        let request = exchange.request
+        let directives = exchange.directives
+        let conditional = Self.conditionalFields.contains { request.headerFields[$0] != nil }
+        let variants = exchange.policy == .reload || conditional ? [] : storage.variants(for: exchange.key)
+        guard let entry = variants.first(where: { $0.matches(request.headerFields) }) else {
+            if directives.onlyIfCached { return Self.gatewayTimeout() }
+            logger.trace("cache miss", metadata: ["cache.outcome": "miss"])
+            let stored = variants.filter { $0.value(.eTag) != nil && !$0.varyNames.contains("*") }
+            if !stored.isEmpty, !conditional, exchange.policy != .reload, request.headerFields[.range] == nil {
+                return try await selectVariant(stored, exchange, next: next)
+            }
+            return try await fetch(exchange, next: next)
+        }
+        let freshness = CacheFreshness(entry, now: clock())
+        // RFC 8246: a fresh immutable response is not validated on a reload (request no-cache / max-age=0).
+        let immutable = freshness.directives.immutable && freshness.isFresh && !freshness.directives.noCache
+        let validates = (directives.noCache && !immutable) || freshness.directives.noCache
+        if let range = request.headerFields[.range] {
+            // A range of a fresh complete response is cut from it; anything else is the origin's.
+            if !validates, Self.acceptable(freshness, request: directives), entry.status == 200,
+                let bytes = ByteRange(range, length: entry.body.count)
+            {
+                return servePartial(entry, bytes, age: freshness.age, method: request.method)
+            }
+            return try await fetch(exchange, next: next)
+        }
+        if !validates, immutable || Self.acceptable(freshness, request: directives) {
+            logger.trace("cache hit", metadata: ["cache.outcome": "hit"])
+            return serve(entry, age: freshness.age, method: request.method)
+        }
+        if directives.onlyIfCached { return Self.gatewayTimeout() }
+        if !validates, !freshness.directives.mustRevalidate, let window = freshness.directives.staleWhileRevalidate,
+            freshness.staleness <= window
+        {
+            logger.trace("cache hit (stale while revalidate)", metadata: ["cache.outcome": "stale"])
+            return serve(entry, age: freshness.age, method: request.method)
+        }
+        return try await validate(entry, freshness: freshness, exchange, next: next)
+    }
+
+    /// Whether a stored response may answer a request with `request` directives without validation.
+    static func acceptable(_ freshness: CacheFreshness, request: CacheControl) -> Bool {
+        if let maxAge = request.seconds("max-age", invalid: 0), freshness.age > maxAge || maxAge == 0 { return false }
+        if let minFresh = request.minFresh, freshness.lifetime - freshness.age < minFresh { return false }
+        if freshness.isFresh { return true }
+        guard !freshness.directives.mustRevalidate, let maxStale = request.maxStale else { return false }
+        return freshness.staleness <= maxStale
+    }
+
+    /// The primary cache key: the absolute URL.
+    static func key(_ path: String, _ baseURL: URL) -> String {
+        var base = baseURL.absoluteString
+        if base.hasSuffix("/") { base.removeLast() }
+        return path.hasPrefix("/") ? base + path : base + "/" + path
+    }
+
+    /// The answer to `only-if-cached` when nothing suitable is stored (RFC 9111 §5.2.1.7).
+    static func gatewayTimeout() -> (HTTPResponse, HTTPBody?) {
+        (HTTPResponse(status: .gatewayTimeout), HTTPBody())
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import HTTPTypes
+
+/// A response as a cache stores it: status, header fields, body, and when it was asked for and
+/// received (for its age, RFC 9111 §4.2.3), with the request's values of the fields its `Vary`
+/// names (its secondary key, §4.1).
+public struct CachedResponse: Sendable, Codable, Equatable {
+    /// One header field line.
+    public struct Field: Sendable, Codable, Equatable {
+        /// The field name as received.
+        public var name: String
+        /// The field value.
+        public var value: String
+    }
+
+    /// The absolute URL it answers (the primary key).
+    public var url: String
+    /// The status code.
+    public var status: Int
+    /// The reason phrase.
+    public var reason: String
+    /// The header field lines in order.
+    public var fields: [Field]
+    /// The body.
+    public var body: Data
+    /// When the request that produced it was sent.
+    public var requestTime: Date
+    /// When it was received (or last validated).
+    public var responseTime: Date
+    /// The request's normalised values of the fields `Vary` names (lowercased name → value; a
+    /// missing field is absent).
+    public var varyValues: [String: String]
+
+    /// A stored response made of a received head and body.
+    public init(url: String, head: HTTPResponse, body: Data, requestTime: Date, responseTime: Date, varyValues: [String: String]) {
+        self.url = url
+        self.status = head.status.code
+        self.reason = head.status.reasonPhrase
+        self.fields = head.headerFields.map { Field(name: $0.name.rawName, value: $0.value) }
+        self.body = body
+        self.requestTime = requestTime
+        self.responseTime = responseTime
+        self.varyValues = varyValues
+    }
+
+    /// The stored head.
+    public var head: HTTPResponse {
+        var head = HTTPResponse(status: .init(code: status, reasonPhrase: reason))
+        head.headerFields = headerFields
+        return head
+    }
+
+    /// The stored header fields.
+    public var headerFields: HTTPFields {
+        var result = HTTPFields()
+        for field in fields {
+            if let name = HTTPField.Name(field.name) { result.append(HTTPField(name: name, value: field.value)) }
+        }
+        return result
+    }
+
+    /// Bytes it takes, roughly: body plus header text (what byte bounds count).
+    public var cost: Int {
+        body.count + url.utf8.count + fields.reduce(64) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+    }
+
+    /// The header fields' values of `name` joined as one line.
+    func value(_ name: HTTPField.Name) -> String? {
+        let values = fields.filter { $0.name.lowercased() == name.canonicalName }.map(\.value)
+        return values.isEmpty ? nil : values.joined(separator: ", ")
+    }
+
+    /// The field names `Vary` lists (lowercased); `["*"]` for `Vary: *`.
+    var varyNames: [String] { Self.varyNames(value(.vary)) }
+
+    /// Whether a request with `fields` may be answered by this response (its `Vary` fields match).
+    func matches(_ request: HTTPFields) -> Bool {
+        let names = varyNames
+        if names.contains("*") { return false }
+        return names.allSatisfy { Self.normalised(request, $0) == varyValues[$0] }
+    }
+
+    /// The field names a `Vary` value lists, lowercased.
+    static func varyNames(_ vary: String?) -> [String] {
+        guard let vary else { return [] }
+        return vary.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+    }
+
+    /// Request fields whose list members are compared without regard to order or case.
+    static let unorderedFields: Set<String> = ["accept-language", "accept-encoding"]
+
+    /// A request field's value for secondary-key comparison: lines joined, spaces around commas dropped.
+    static func normalised(_ request: HTTPFields, _ name: String) -> String? {
+        guard let fieldName = HTTPField.Name(name) else { return nil }
+        let values = request[values: fieldName]
+        guard !values.isEmpty else { return nil }
+        var items = values.joined(separator: ",").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        // Lists whose order and case carry no meaning compare as sets.
+        if unorderedFields.contains(name) { items = items.map { $0.lowercased() }.sorted() }
+        return items.joined(separator: ",")
+    }
+
+    /// The request's values of the fields `vary` lists.
+    static func varyValues(_ request: HTTPFields, vary: String?) -> [String: String] {
+        var values: [String: String] = [:]
+        for name in varyNames(vary) { values[name] = normalised(request, name) }
+        return values
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// A ``CacheStorage`` in a directory: one file per URL (named by a hash of it) holding the
+/// stored variants' header fields and bodies, bounded by bytes with least-recently-used eviction
+/// by last access.
+///
+/// ```swift
+/// let storage = try DiskCacheStorage(directory: URL(fileURLWithPath: "/tmp/courier-cache"), maxBytes: 100 << 20)
+/// let client = NetworkClient(configuration: .init(middlewares: [CacheMiddleware(storage: storage)]))
+/// ```
+///
+/// Writes go to a temporary file that is renamed over the entry, so a crash never leaves half an
+/// entry; an entry that cannot be read back whole (truncated, corrupt, another key's) is a miss
+/// and is removed. Several processes may share the directory: each write replaces a whole file,
+/// reads see either the old or the new one, and an entry another process evicted is a miss.
+public final class DiskCacheStorage: CacheStorage {
+    /// Where the entries live.
+    public let directory: URL
+    /// The most bytes the entry files take before the least recently used are removed.
+    public let maxBytes: Int
+    private let written = Mutex(0)
+    private let logger: Logger
+
+    /// A store in `directory` (created if missing) holding at most `maxBytes` (100 MiB by default).
+    public init(directory: URL, maxBytes: Int = 100 << 20, logger: Logger = Logger(label: "courier.cache.disk")) throws {
+        self.directory = directory
+        self.maxBytes = maxBytes
+        self.logger = logger
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        written.withLock { $0 = Self.scan(directory).reduce(0) { $0 + $1.size } }
+    }
+
+    public func variants(for key: String) -> [CachedResponse] {
+        let file = url(for: key)
+        guard let data = try? Data(contentsOf: file) else { return [] }
+        guard let variants = DiskEntryFormat.decode(data, key: key) else {
+            logger.debug("unreadable cache entry removed", metadata: ["cache.file": "\(file.lastPathComponent)"])
+            try? FileManager.default.removeItem(at: file)
+            return []
+        }
+        // Last access is the file's modification time: what eviction orders by.
+        utimes(file.path, nil)
+        return variants
+    }
+
+    public func store(_ variants: [CachedResponse], for key: String) {
+        guard !variants.isEmpty else { return remove(key) }
+        let data = DiskEntryFormat.encode(variants, key: key)
+        guard data.count <= maxBytes else { return remove(key) }
+        let temporary = directory.appendingPathComponent(".tmp-\(UUID().uuidString)")
+        do {
+            try data.write(to: temporary)
+            guard rename(temporary.path, url(for: key).path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            logger.debug("cache entry not written", metadata: ["error": "\(error)"])
+            return
+        }
+        let total = written.withLock { $0 += data.count; return $0 }
+        if total > maxBytes { evict() }
+    }
+
+    public func remove(_ key: String) {
+        try? FileManager.default.removeItem(at: url(for: key))
+    }
+
+    public func removeAll() {
+        for file in Self.scan(directory) { try? FileManager.default.removeItem(at: file.url) }
+        written.withLock { $0 = 0 }
+    }
+
+    /// Bytes the entry files take now (a directory scan).
+    public var bytes: Int { Self.scan(directory).reduce(0) { $0 + $1.size } }
+
+    /// The file for `key`.
+    func url(for key: String) -> URL {
+        directory.appendingPathComponent(DiskEntryFormat.fileName(for: key))
+    }
+
+    /// Removes the least recently used entries until the files take at most 80% of the bound
+    /// (the margin keeps a full cache from scanning on every write).
+    private func evict() {
+        var files = Self.scan(directory)
+        var total = files.reduce(0) { $0 + $1.size }
+        files.sort { $0.accessed < $1.accessed }
+        let target = maxBytes / 10 * 8
+        for file in files where total > target {
+            if (try? FileManager.default.removeItem(at: file.url)) != nil { total -= file.size }
+        }
+        written.withLock { $0 = total }
+    }
+
+    /// The entry files with their sizes and last access.
+    private static func scan(_ directory: URL) -> [(url: URL, size: Int, accessed: Date)] {
+        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey]
+        let urls = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: keys)) ?? []
+        return urls.compactMap { url in
+            guard url.pathExtension == DiskEntryFormat.fileExtension, let values = try? url.resourceValues(forKeys: Set(keys)) else { return nil }
+            return (url, values.fileSize ?? 0, values.contentModificationDate ?? .distantPast)
+        }
+    }
+}
