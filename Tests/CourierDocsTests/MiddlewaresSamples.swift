@@ -56,6 +56,12 @@ enum MiddlewaresArticle {
         print(a.count == b.count)
     }
 
+    static func caching() throws -> NetworkClient {
+        let cache = CacheMiddleware(storage: try DiskCacheStorage(directory: URL(filePath: "/tmp/blog-cache")))
+        let cached = NetworkClient(configuration: .init(middlewares: [cache, RetryMiddleware()]))
+        return cached
+    }
+
     // Not in the article: the app's token store the bearer sample reads.
     actor TokenStore {
         var token: BearerToken?
