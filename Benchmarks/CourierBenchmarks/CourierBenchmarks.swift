@@ -149,7 +149,7 @@ struct CourierBenchmarks {
                     precondition(story.id == 8863)
                 }, close: { session.invalidateAndCancel() })
             },
-            // Index 9: the buffered path's worth, alone — the same client and transport, no
+            // Index 8: the buffered path's worth, alone — the same client and transport, no
             // middleware, but the body handed over as an `HTTPBody` and collected by the client.
             Contender(name: "Courier, body as HTTPBody (no buffered path)") { courier(middlewares: [], buffered: false) },
         ]
