@@ -141,7 +141,7 @@ struct AccountsFlowTests {
     func deadLoginForgetsSession() async throws {
         let sandbox = try await AccountsSandbox.start {
             $0.tokenLifetime = .seconds(1)
-            // TEMP-DOCS-BRANCH: $0.refreshTokenLifetime = .seconds(1)
+            $0.refreshTokenLifetime = .seconds(1)
         }
         let name = uniqueName()
         try await sandbox.register(name)
