@@ -8,7 +8,7 @@ import Testing
 /// Cancelling the calling task cancels the transport request and surfaces as `taskCancelled`.
 @Suite("Cancellation")
 struct CancellationTests {
-    @Test("mid-request cancellation → taskCancelled within 50 ms; the server sees the disconnect; the one pooled connection is free again", arguments: TransportKind.allCases)
+    @Test("mid-request cancellation → taskCancelled at once (median < 250 ms even on a loaded machine); the server sees the disconnect; the one pooled connection is free again", arguments: TransportKind.allCases)
     func midRequest(_ kind: TransportKind) async throws {
         var settings = HTTPClientTransport.Settings()
         settings.connectionsPerHost = 1
@@ -45,7 +45,10 @@ struct CancellationTests {
                     #expect(ContinuousClock.now - next < .seconds(3), "\(path): pool still busy")
                 }
                 let median = elapsed.sorted()[elapsed.count / 2]
-                #expect(median < .milliseconds(50), "\(path): \(elapsed)")
+                // Cancellation that did not reach the transport would wait out the route (seconds);
+                // 250 ms tells the two apart on a loaded 2-core CI run (medians of 75–80 ms seen
+                // there, 1–5 ms unloaded). How fast it is belongs to a benchmark, not to this bound.
+                #expect(median < .milliseconds(250), "\(path): \(elapsed)")
                 // A sanity bound for the worst try: the suite shares 2 cores with bcrypt-heavy tests.
                 #expect(elapsed.max() ?? .zero < .seconds(1), "\(path): \(elapsed)")
             }
