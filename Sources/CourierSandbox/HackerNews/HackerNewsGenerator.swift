@@ -7,7 +7,7 @@ struct HackerNewsGenerator {
         var users: [HackerNewsUserRecord]
     }
 
-    var state: UInt64 = 12
+    var generator = SplitMix(state: 12)
     var records: [Int: HackerNewsRecord] = [:]
     var nextCommentID = 43_000_000
     /// Newest generated time (2025-11-23).
@@ -18,13 +18,7 @@ struct HackerNewsGenerator {
     static let words = ["swift", "server", "latency", "cache", "compiler", "database", "network", "async", "thread",
                         "kernel", "terminal", "editor", "protocol", "packet", "queue", "index", "query", "vector", "linux", "release"]
 
-    mutating func random(_ bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(max(1, bound)))
-    }
+    mutating func random(_ bound: Int) -> Int { generator.below(bound) }
 
     mutating func author() -> String { Self.authors[random(Self.authors.count)] }
 

@@ -66,24 +66,6 @@ struct SeoulDataset: Sendable {
     }
 }
 
-/// SplitMix64: a tiny, seedable generator (the data must not change between runs).
-struct SplitMix {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in `0..<bound`.
-    mutating func below(_ bound: Int) -> Int {
-        Int(next() % UInt64(max(1, bound)))
-    }
-}
-
 /// Day arithmetic without Calendar or DateFormatter (generating the data set must take
 /// milliseconds, not the seconds Foundation's formatters take on Linux).
 enum CivilDay {
