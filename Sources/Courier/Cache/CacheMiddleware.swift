@@ -21,7 +21,7 @@ import OpenAPIRuntime
 /// (`no-cache`, `no-store`, `max-age`, `max-stale`, `min-fresh`, `only-if-cached` → 504), and
 /// forgets what it stored for a URL when an unsafe method to it (or to its `Location` /
 /// `Content-Location`) succeeds. Every response it serves carries a correct `Age`. A call chooses
-/// how it uses the cache with ``CallTraits/cachePolicy``. HEAD is answered from a stored GET.
+/// how it uses the cache with `CallTraits.cachePolicy`. HEAD is answered from a stored GET.
 ///
 /// Put it after ``RetryMiddleware`` and before ``LoggingMiddleware`` so that a hit is never
 /// retried and the log shows what went to the network.
