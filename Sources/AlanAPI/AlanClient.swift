@@ -4,7 +4,7 @@ import Foundation
 import Logging
 
 /// The Alan LLM client of the coin app, done right: one key per task (a missing one is
-/// ``NetworkError/invalidAPIKey`` before anything is sent), keys redacted everywhere, prompts
+/// `NetworkError.invalidAPIKey` before anything is sent), keys redacted everywhere, prompts
 /// percent-encoded, a too-long URL refused before the round trip, and on a 500 the conversation
 /// reset and the question asked once more (as a public client of the API does).
 ///
@@ -15,14 +15,14 @@ import Logging
 /// try await alan.reset()
 /// ```
 public struct AlanClient: Sendable {
-    /// What sends the calls; its ``NetworkClient/Configuration/baseURL`` decides the server.
+    /// What sends the calls; its `NetworkClient.Configuration.baseURL` decides the server.
     public let network: NetworkClient
     /// The keys per task.
     public var clientIDs: AlanClientIDs
     /// The task used when a call names none.
     public var defaultTask: AlanTask
     /// The longest request URL the service accepts, in bytes (8 KiB by default); longer prompts
-    /// fail with ``NetworkError/uriTooLong(_:)`` without a request.
+    /// fail with `NetworkError.uriTooLong(_:)` without a request.
     public var maxURLLength: Int
     /// Where the client says why it retried or refused (never with a key).
     public var logger: Logger
@@ -70,7 +70,7 @@ public struct AlanClient: Sendable {
 
     /// Asks `prompt` and decodes the answer's JSON into `T` with CourierLLM (fences, prose,
     /// citations, single quotes and missing brackets repaired). An answer without JSON is
-    /// ``NetworkError/modelRefusal(_:)`` carrying the model's own words.
+    /// `NetworkError.modelRefusal(_:)` carrying the model's own words.
     ///
     /// ```swift
     /// let weekly = try await alan.ask(CoinPrompts.weekly(for: .bitcoin), as: CoinWeekly.self, task: .coinReport)

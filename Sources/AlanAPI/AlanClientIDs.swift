@@ -2,7 +2,7 @@ import Courier
 import Foundation
 
 /// The `client_id` of each ``AlanTask``, with an optional fallback for tasks without their own.
-/// A task with no key is ``NetworkError/invalidAPIKey`` before anything is sent. Keys never
+/// A task with no key is `NetworkError.invalidAPIKey` before anything is sent. Keys never
 /// appear in ``description`` (so not in logs or string interpolation either).
 ///
 /// ```swift
@@ -41,7 +41,7 @@ public struct AlanClientIDs: Sendable, CustomStringConvertible {
         return copy
     }
 
-    /// The key for `task`, or ``NetworkError/invalidAPIKey`` when there is none.
+    /// The key for `task`, or `NetworkError.invalidAPIKey` when there is none.
     public func clientID(for task: AlanTask) throws(NetworkError) -> String {
         guard let key = byTask[task] ?? fallback else { throw .invalidAPIKey }
         return key

@@ -10,7 +10,7 @@ import CourierLLM
 public struct AlanStream: AsyncSequence, Sendable {
     /// Progress sentences, tokens, then the whole answer.
     public typealias Element = AlanStreamEvent
-    /// Every failure is a ``NetworkError``.
+    /// Every failure is a `NetworkError`.
     public typealias Failure = NetworkError
 
     let endpoint: Result<AlanAPI, NetworkError>

@@ -2,7 +2,7 @@ import Courier
 import Foundation
 
 extension StatusMapping {
-    /// The coin-report app's table for the Alan API: 2xx ok; 401 → ``NetworkError/quotaExceeded(_:)``
+    /// The coin-report app's table for the Alan API: 2xx ok; 401 → `NetworkError.quotaExceeded(_:)`
     /// (that is how the service says the quota is used up); 404 → notFound; 414 → uriTooLong;
     /// 503 → serviceUnavailable; other 5xx → serverError; anything else (429 included) →
     /// remoteError(code, body), or unknown(code) when the body is not UTF-8.

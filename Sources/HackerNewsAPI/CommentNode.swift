@@ -1,4 +1,4 @@
-/// One comment of a thread, with its replies: what ``HackerNewsClient/comments(of:)`` answers.
+/// One comment of a thread, with its replies: what `HackerNewsClient.comments(of:onLevel:)` answers.
 ///
 /// `text` is plain text (converted from HN's HTML by ``HTMLText``). A deleted or dead comment
 /// that has replies stays as a placeholder — `deleted: true`, no `by`, no `text` — so the

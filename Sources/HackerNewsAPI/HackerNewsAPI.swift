@@ -1,7 +1,7 @@
 import Courier
 import Foundation
 
-/// The Hacker News API (v0, `https://hacker-news.firebaseio.com/v0/`) as an ``Endpoint`` enum:
+/// The Hacker News API (v0, `https://hacker-news.firebaseio.com/v0/`) as an `Endpoint` enum:
 /// one case per call. No key, no documented rate limit; every answer is JSON, and an id or a
 /// name that does not exist answers `null` (status 200), not 404.
 ///
@@ -11,7 +11,7 @@ import Foundation
 /// ```
 ///
 /// The base URL includes the version path: a client made with
-/// ``NetworkClient/Configuration/baseURL`` `…/hn/v0/` (the sandbox's stand-in) or a mirror's
+/// `NetworkClient.Configuration.baseURL` `…/hn/v0/` (the sandbox's stand-in) or a mirror's
 /// root sends the same calls there.
 public enum HackerNewsAPI: Endpoint, Equatable, Hashable {
     /// `GET item/{id}.json` → `Item?` (null for an id that does not exist).
@@ -54,7 +54,7 @@ public enum HackerNewsAPI: Endpoint, Equatable, Hashable {
         }
     }
 
-    /// ``defaultBaseURL``; a client with ``NetworkClient/Configuration/baseURL`` sends the calls elsewhere.
+    /// ``defaultBaseURL``; a client with `NetworkClient.Configuration.baseURL` sends the calls elsewhere.
     public var baseURL: URL { Self.defaultBaseURL }
 
     /// The path below the API root, e.g. `/item/8863.json`.

@@ -21,7 +21,7 @@ extension HackerNewsClient {
     /// Replies keep the API's `kids` order; text is plain text (``HTMLText``). A deleted or dead
     /// comment with replies stays as a placeholder (`deleted: true`, no text); without replies
     /// it is left out, as is a comment whose fetch failed (with its replies). Cancelling the
-    /// calling task throws ``NetworkError/taskCancelled``.
+    /// calling task throws `NetworkError.taskCancelled`.
     ///
     /// ```swift
     /// let thread = try await hackerNews.comments(of: story) { soFar in print("\(soFar.count) top-level comments") }

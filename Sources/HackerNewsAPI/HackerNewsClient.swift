@@ -5,7 +5,7 @@ import Foundation
 /// The seed's Hacker News client in async/await: `story(id:)`, `mergedStories(ids:)`,
 /// `stories(list:)`, plus the comment tree of an item and users.
 ///
-/// Every call goes through a Courier ``NetworkProviding`` (retries, logging and the sandbox
+/// Every call goes through a Courier `NetworkProviding` (retries, logging and the sandbox
 /// binding come from its configuration). Many items are fetched at once, at most
 /// ``maxConcurrent`` at a time.
 ///
@@ -25,8 +25,8 @@ public struct HackerNewsClient: Sendable {
     /// Items fetched at once (at least 1).
     public var maxConcurrent: Int
 
-    /// A client over `network`; its ``NetworkClient/Configuration/baseURL`` (if it is a
-    /// ``NetworkClient``) says where the API lives, else the official API.
+    /// A client over `network`; its `NetworkClient.Configuration.baseURL` (if it is a
+    /// `NetworkClient`) says where the API lives, else the official API.
     ///
     /// ```swift
     /// let hackerNews = HackerNewsClient(network: NetworkClient(configuration: .init(middlewares: [RetryMiddleware()])))
@@ -82,8 +82,8 @@ public struct HackerNewsClient: Sendable {
     /// The ids of `list`, in its order (an empty list when the API answers `null`).
     ///
     /// Errors are the seed's: a transport failure is `networkError` naming the list's address
-    /// (``NetworkError/unreachableAddress``); an answer that is not a list of ids is
-    /// ``NetworkError/invalidResponse``.
+    /// (`NetworkError.unreachableAddress`); an answer that is not a list of ids is
+    /// `NetworkError.invalidResponse`.
     ///
     /// ```swift
     /// let top = try await hackerNews.ids(of: .top)
@@ -153,7 +153,7 @@ public struct HackerNewsClient: Sendable {
     /// could be fetched of the first ``maxStories`` ids (skipped ones are not replaced).
     ///
     /// The stream fails only when the list itself cannot be had (see ``ids(of:)`` for the
-    /// seed's errors), always with a ``NetworkError``. Ending the iteration, or cancelling the
+    /// seed's errors), always with a `NetworkError`. Ending the iteration, or cancelling the
     /// consuming task, cancels the fetches in flight (their connections close).
     ///
     /// ```swift

@@ -8,7 +8,7 @@ import OpenCombine
 #endif
 
 /// The seed's Combine API (Chapter 14, "News") over a ``HackerNewsClient``, with its exact
-/// signatures: `story(id:)`, `mergedStories(ids:)`, `stories()`. Failures are ``NetworkError``s
+/// signatures: `story(id:)`, `mergedStories(ids:)`, `stories()`. Failures are `NetworkError`s
 /// (typed `Error` as in the seed). Values arrive on a background thread: add
 /// `.receive(on: DispatchQueue.main)` before touching UI state.
 ///

@@ -20,7 +20,7 @@ extension NetworkError {
 
     /// The seed's two errors of the story-list call: a transport failure names the list's
     /// address (``unreachableAddress``), an answer that is not a list of ids is
-    /// ``NetworkError/invalidResponse`` ("the server responded with garbage"); other errors
+    /// `NetworkError.invalidResponse` ("the server responded with garbage"); other errors
     /// (cancellation, status errors) stay as they are.
     static func storyList(_ error: NetworkError, url: URL) -> NetworkError {
         switch error {

@@ -1,7 +1,7 @@
 import Courier
 import Foundation
 
-/// Seoul Open Data's `culturalEventInfo` service as an ``Endpoint``: the key, the answer type,
+/// Seoul Open Data's `culturalEventInfo` service as an `Endpoint`: the key, the answer type,
 /// the 1-based row range and the optional filters all sit in the path.
 ///
 /// ```swift

@@ -21,7 +21,7 @@ public indirect enum SeoulAPIError: Error, Sendable, Equatable {
     /// One page of a full load still failed after retries, so the load failed as a whole.
     case pageFailed(page: Int, pages: Int, firstRow: Int, lastRow: Int, reason: SeoulAPIError)
 
-    /// The ``NetworkError`` this error corresponds to (for exit codes and coarse handling).
+    /// The `NetworkError` this error corresponds to (for exit codes and coarse handling).
     public var networkError: NetworkError {
         switch self {
         case .invalidAPIKey: .invalidAPIKey

@@ -9,7 +9,7 @@ import FoundationXML
 public enum SeoulAnswerParser {
     /// How JSON bodies are read.
     public enum JSONReading: Sendable {
-        /// ``SeoulJSONScanner`` first, JSONDecoder for whatever it does not take (the default).
+        /// `SeoulJSONScanner` first, JSONDecoder for whatever it does not take (the default).
         case scanner
         /// JSONDecoder only: the reference reading, kept for tests and the benchmark's baseline.
         case foundation

@@ -29,9 +29,13 @@ public final class SeoulCultureClient: Sendable {
     /// A client for `key`.
     ///
     /// - Parameters:
+    ///   - key: the Seoul Open Data API key (it travels in the URL path; never logged).
     ///   - baseURL: the service root (`/{KEY}/json/…` follows); nil for the real service.
     ///   - configuration: transport, logging middlewares and so on; a `RetryMiddleware` with
     ///     `retryPolicy` is put in front of its middlewares.
+    ///   - retryPolicy: how a failed page is retried before the whole load fails.
+    ///   - maxConcurrentPages: pages fetched at once.
+    ///   - pageSize: rows per page (at most the service's 1,000).
     ///   - today: "today" in Seoul, injectable for tests and `--today`.
     public init(
         key: String,

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The JSON grammar under ``SeoulJSONScanner``: whitespace, literals, objects, arrays, strings
+/// The JSON grammar under `SeoulJSONScanner`: whitespace, literals, objects, arrays, strings
 /// with every escape, numbers — strict, as JSONDecoder reads them; anything else a mismatch.
 extension SeoulJSONScanner {
 

@@ -5,7 +5,7 @@ import Synchronization
 
 /// The coin report of seeds 000/002: overview, weekly trend and today's mood with three news,
 /// requested at once and revealed top-down (overview → weekly → today) ``interval`` apart
-/// through ``OrderedReveal``. Each section is a `FetchState`, cancellable (it shows
+/// through `OrderedReveal`. Each section is a `FetchState`, cancellable (it shows
 /// `.cancel(.taskCancelled)` at once) and retryable on its own; every failure, network or not,
 /// ends in `.failure` — never a section stuck loading. The overview comes from ``cache`` when it
 /// holds a fresh one (no request), and is stored there after a fetch.
