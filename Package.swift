@@ -211,7 +211,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierDocsTests",
-            dependencies: ["Courier", "CourierLLM", "CourierConcurrency", "CourierCombine", "CourierTesting", "AccountsAPI", "CourierSandbox"],
+            dependencies: ["Courier", "CourierLLM", "CourierConcurrency", "CourierCombine", "CourierTesting", "AccountsAPI", "CourierSandbox", "HackerNewsAPI", "SeoulCultureAPI", "AlanAPI"],
             swiftSettings: strict
         ),
         .testTarget(name: "CourierLLMTests", dependencies: ["CourierTestSupport", "CourierLLM", "Courier", "CourierSandbox"], resources: [.copy("Fixtures")], swiftSettings: strict),
