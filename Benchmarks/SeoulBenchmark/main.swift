@@ -73,7 +73,9 @@ struct Wrapper: Encodable {
     var culturalEventInfo: Inner
 }
 let encoder = JSONEncoder()
-encoder.outputFormatting = .withoutEscapingSlashes
+// Keys in one order in every row, as the service and the stand-in write them (JSONEncoder's
+// own order changes from row to row, which no real answer does).
+encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
 let body = try encoder.encode(Wrapper(culturalEventInfo: .init(list_total_count: rows.count, RESULT: SeoulResult(code: "INFO-000", message: "정상 처리되었습니다"), row: rows)))
 /// CPU seconds this process has used: beside the wall time, as other builds share the machine.
 func processCPU() -> Double {
@@ -82,14 +84,28 @@ func processCPU() -> Double {
     return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
 }
 
+/// How a page becomes programs.
+enum Reading: Sendable {
+    /// JSONDecoder into rows, then programs: the reference.
+    case foundation
+    /// The scanner into `CulturalEventRow`s (24 Strings a row), then programs: the path before.
+    case rowScanner
+    /// The scanner straight into programs (`SeoulAnswerParser.programs`), as `allPrograms` reads now.
+    case programScanner
+}
+
 /// Parses one page and makes its programs, as each page task of `allPrograms` does.
-@Sendable func programs(of body: Data, reading: SeoulAnswerParser.JSONReading) throws -> [CulturalProgram] {
-    CulturalProgram.programs(from: try SeoulAnswerParser.parse(body, reading: reading).rows)
+@Sendable func programs(of body: Data, reading: Reading) throws -> [CulturalProgram] {
+    switch reading {
+    case .foundation: CulturalProgram.programs(from: try SeoulAnswerParser.parse(body, reading: .foundation).rows)
+    case .rowScanner: CulturalProgram.programs(from: try SeoulAnswerParser.parse(body, reading: .scanner).rows)
+    case .programScanner: try SeoulAnswerParser.programs(body).programs
+    }
 }
 
 /// The 10,000-row path end to end: pages read (one after another, or in parallel tasks as
 /// `allPrograms` runs them), merged, the current ones kept and sorted, then a search.
-func fullPath(parallel: Bool, reading: SeoulAnswerParser.JSONReading) async throws -> Int {
+func fullPath(parallel: Bool, reading: Reading) async throws -> Int {
     var pages: [[CulturalProgram]]
     if parallel {
         pages = try await withThrowingTaskGroup(of: (Int, [CulturalProgram]).self) { group in
@@ -114,9 +130,10 @@ print("  contender                                  wall      CPU")
 var shown = 0
 var results: [String: Double] = [:]
 for (name, parallel, reading, goal) in [
-    ("JSONDecoder reading, one thread", false, SeoulAnswerParser.JSONReading.foundation, false),
-    ("scanner, one thread", false, .scanner, true),
-    ("scanner, pages in parallel (allPrograms)", true, .scanner, true),
+    ("JSONDecoder reading, one thread", false, Reading.foundation, false),
+    ("before: scanner → rows → programs, 1 thread", false, .rowScanner, false),
+    ("now: scanner → programs, one thread", false, .programScanner, true),
+    ("now: pages in parallel (allPrograms)", true, .programScanner, true),
 ] {
     var wall: [Double] = [], cpu: [Double] = []
     for _ in 0..<7 {
@@ -128,15 +145,18 @@ for (name, parallel, reading, goal) in [
     let mark = goal ? (median(wall) <= 0.05 ? "goal ≤ 50 ms ✓" : "goal ≤ 50 ms ✗") : ""
     print(String(format: "  %@ %6.1f ms %6.1f ms   %@", name.padding(toLength: 42, withPad: " ", startingAt: 0), median(wall) * 1000, median(cpu) * 1000, mark))
 }
-print(String(format: "  JSONDecoder / scanner (one thread): %.1f×; %d shown after a search",
-    (results["JSONDecoder reading, one thread"] ?? 0) / (results["scanner, one thread"] ?? 1), shown))
+let now = results["now: scanner → programs, one thread"] ?? 1
+print(String(format: "  one thread: JSONDecoder / now %.1f×, before / now %.2f×; %d shown after a search",
+    (results["JSONDecoder reading, one thread"] ?? 0) / now, (results["before: scanner → rows → programs, 1 thread"] ?? 0) / now, shown))
 
 // Where the time goes, stage by stage, on one body of all 10,000 rows (medians of 7).
-var decodeT: [Double] = [], buildT: [Double] = [], currentT: [Double] = [], queryT: [Double] = []
+var decodeT: [Double] = [], buildT: [Double] = [], directT: [Double] = [], currentT: [Double] = [], queryT: [Double] = []
 for _ in 0..<7 {
     var decoded: [CulturalEventRow] = [], built: [CulturalProgram] = [], current: [CulturalProgram] = []
     decodeT.append(try await time { decoded = try SeoulAnswerParser.parse(body).rows })
     buildT.append(await time { built = decoded.compactMap { try? CulturalProgram(row: $0) } })
+    decoded = []
+    directT.append(try await time { built = try SeoulAnswerParser.programs(body).programs })
     currentT.append(await time { current = CulturalProgram.currentAndUpcoming(built, today: anchor) })
     queryT.append(await time { shown = ProgramQuery(search: "콘서트", isFreeOnly: true).apply(to: current).count })
 }
@@ -144,8 +164,10 @@ var foundationT: [Double] = []
 for _ in 0..<3 { foundationT.append(try await time { _ = try SeoulAnswerParser.parse(body, reading: .foundation) }) }
 print(String(format: "  JSON decode: scanner %.1f ms vs JSONDecoder (reference) %.1f ms: %.1f× faster",
     median(decodeT) * 1000, median(foundationT) * 1000, median(foundationT) / median(decodeT)))
-print(String(format: "  stages (one thread): JSON decode %.1f ms · model building %.1f ms · keep current + sort %.1f ms · query %.1f ms",
-    median(decodeT) * 1000, median(buildT) * 1000, median(currentT) * 1000, median(queryT) * 1000))
+print(String(format: "  stages before (one thread): JSON decode into rows %.1f ms · model building %.1f ms",
+    median(decodeT) * 1000, median(buildT) * 1000))
+print(String(format: "  stages now (one thread): JSON straight into programs %.1f ms · keep current + sort %.1f ms · query %.1f ms",
+    median(directT) * 1000, median(currentT) * 1000, median(queryT) * 1000))
 
 /// Sets the stand-in's knobs.
 struct TestControl {

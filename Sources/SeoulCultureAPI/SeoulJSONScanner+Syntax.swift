@@ -36,14 +36,18 @@ extension SeoulJSONScanner {
         return try value(&self)
     }
 
+    /// An object's members; a key twice is a mismatch (JSONDecoder keeps the first, and decides).
     mutating func object(_ member: (inout SeoulJSONScanner, String) throws(Mismatch) -> Void) throws(Mismatch) {
         try expect(UInt8(ascii: "{"))
         if peek() == UInt8(ascii: "}") {
             position += 1
             return
         }
+        var keys: [String] = []
         while true {
             let key = try string()
+            guard !keys.contains(key) else { throw Mismatch() }
+            keys.append(key)
             try expect(UInt8(ascii: ":"))
             try member(&self, key)
             guard let next = peek() else { throw Mismatch() }
@@ -105,10 +109,23 @@ extension SeoulJSONScanner {
 
     /// Where the bytes from `start` stop being plain string content: the first quote,
     /// backslash or control character (or the end). A tight loop over locals: walking the
-    /// scanner's own `position` kept it in memory and made the scan twice as slow.
+    /// scanner's own `position` kept it in memory and made the scan twice as slow. Eight bytes
+    /// are looked at a time while none of them can stop the run (a fifth of the scan, byte by byte).
     static func plainRun(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
         var index = start
         let end = bytes.count
+        if let base = bytes.baseAddress {
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            while index + 8 <= end {
+                let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                // Bit tricks: a high bit is set where a byte is 0 after the XOR, or below 0x20;
+                // exact for "is any byte so", which is all that is asked (the bytes decide below).
+                let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+                let found = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+                if found & highs != 0 { break }
+                index += 8
+            }
+        }
         while index < end {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { return index }

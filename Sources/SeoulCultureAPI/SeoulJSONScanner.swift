@@ -18,16 +18,30 @@ struct SeoulJSONScanner {
     var position = 0
     /// The previous row's keys in order, with their fields (see ``fieldIndex(ordinal:)``).
     private var keyOrder: [(bytes: [UInt8], index: Int?)] = []
+    /// The current row's fields, by their place in ``CulturalEventRow/CodingKeys/allCases``,
+    /// while a row is read straight into a program (see `program()`).
+    var fields = [FieldValue](repeating: .absent, count: CulturalEventRow.CodingKeys.allCases.count)
 
     private init(bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
     }
 
-    /// The envelope of `body`, or nil when the body is not plain JSON of the expected shape.
-    static func envelope(_ body: Data) -> SeoulAnswerParser.Envelope? {
+    /// The envelope of `body` with its rows, or nil when the body is not plain JSON of the
+    /// expected shape.
+    static func envelope(_ body: Data) -> SeoulAnswerParser.Envelope<CulturalEventRow>? {
         body.withUnsafeBytes { buffer in
             var scanner = SeoulJSONScanner(bytes: buffer)
-            return try? scanner.topLevel()
+            return try? scanner.topLevel { (s: inout SeoulJSONScanner) throws(Mismatch) in try s.row() }
+        }
+    }
+
+    /// The envelope of `body` with each row made a program straight from the bytes (rows without
+    /// usable dates left out, as ``CulturalProgram/programs(from:)`` does), or nil when the body
+    /// is not plain JSON of the expected shape.
+    static func programEnvelope(_ body: Data) -> SeoulAnswerParser.Envelope<CulturalProgram>? {
+        body.withUnsafeBytes { buffer in
+            var scanner = SeoulJSONScanner(bytes: buffer)
+            return try? scanner.topLevel { (s: inout SeoulJSONScanner) throws(Mismatch) in try s.program() }
         }
     }
 
@@ -36,12 +50,13 @@ struct SeoulJSONScanner {
 
     // MARK: - The answer's shape
 
-    private mutating func topLevel() throws(Mismatch) -> SeoulAnswerParser.Envelope {
+    /// The answer, each row read by `row` (nil: left out).
+    private mutating func topLevel<Row>(_ row: (inout SeoulJSONScanner) throws(Mismatch) -> Row?) throws(Mismatch) -> SeoulAnswerParser.Envelope<Row> {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
-        var envelope = SeoulAnswerParser.Envelope()
+        var envelope = SeoulAnswerParser.Envelope<Row>()
         try object { (scanner: inout SeoulJSONScanner, key: String) throws(Mismatch) in
             switch key {
-            case "culturalEventInfo": envelope.culturalEventInfo = try scanner.nullOr { (s: inout SeoulJSONScanner) throws(Mismatch) in try s.wrapped() }
+            case "culturalEventInfo": envelope.culturalEventInfo = try scanner.nullOr { (s: inout SeoulJSONScanner) throws(Mismatch) in try s.wrapped(row) }
             case "RESULT": envelope.result = try scanner.nullOr { (s: inout SeoulJSONScanner) throws(Mismatch) in try s.result() }
             default: try scanner.skipValue(depth: 0)
             }
@@ -51,13 +66,13 @@ struct SeoulJSONScanner {
         return envelope
     }
 
-    private mutating func wrapped() throws(Mismatch) -> SeoulAnswerParser.Wrapped {
-        var wrapped = SeoulAnswerParser.Wrapped()
+    private mutating func wrapped<Row>(_ row: (inout SeoulJSONScanner) throws(Mismatch) -> Row?) throws(Mismatch) -> SeoulAnswerParser.Wrapped<Row> {
+        var wrapped = SeoulAnswerParser.Wrapped<Row>()
         try object { (scanner: inout SeoulJSONScanner, key: String) throws(Mismatch) in
             switch key {
             case "list_total_count": wrapped.listTotalCount = try scanner.nullOr { (s: inout SeoulJSONScanner) throws(Mismatch) in try s.integer() }
             case "RESULT": wrapped.result = try scanner.nullOr { (s: inout SeoulJSONScanner) throws(Mismatch) in try s.result() }
-            case "row": wrapped.row = try scanner.nullOr { (s: inout SeoulJSONScanner) throws(Mismatch) in try s.rows() }
+            case "row": wrapped.row = try scanner.nullOr { (s: inout SeoulJSONScanner) throws(Mismatch) in try s.rows(row) }
             default: try scanner.skipValue(depth: 0)
             }
         }
@@ -77,10 +92,12 @@ struct SeoulJSONScanner {
         return SeoulResult(code: code, message: message)
     }
 
-    private mutating func rows() throws(Mismatch) -> [CulturalEventRow] {
-        var rows: [CulturalEventRow] = []
+    private mutating func rows<Row>(_ row: (inout SeoulJSONScanner) throws(Mismatch) -> Row?) throws(Mismatch) -> [Row] {
+        var rows: [Row] = []
         rows.reserveCapacity(1000)
-        try array { (scanner: inout SeoulJSONScanner) throws(Mismatch) in rows.append(try scanner.row()) }
+        try array { (scanner: inout SeoulJSONScanner) throws(Mismatch) in
+            if let next = try row(&scanner) { rows.append(next) }
+        }
         return rows
     }
 
@@ -93,10 +110,11 @@ struct SeoulJSONScanner {
             position += 1
             return row
         }
-        var ordinal = 0
+        var ordinal = 0, seen: UInt32 = 0
         while true {
             let index = try fieldIndex(ordinal: ordinal)
             ordinal += 1
+            try Self.noteOnce(index, in: &seen)
             try expect(UInt8(ascii: ":"))
             switch (index, peek() ?? 0) {
             case (let index?, UInt8(ascii: "\"")): row.setField(index, try string())
@@ -111,10 +129,19 @@ struct SeoulJSONScanner {
         }
     }
 
+    /// Marks field `index` as read in this row; a field twice is a mismatch (JSONDecoder keeps
+    /// the first of a repeated key, and decides such rare bodies itself).
+    static func noteOnce(_ index: Int?, in seen: inout UInt32) throws(Mismatch) {
+        guard let index else { return }
+        let bit: UInt32 = 1 << UInt32(index)
+        guard seen & bit == 0 else { throw Mismatch() }
+        seen |= bit
+    }
+
     /// The field of the key at the cursor. Every row has its keys in the same order, so the
     /// key's bytes are first compared with the key at the same place in the row before; only a
     /// different key is made a String and looked up (hashing 240,000 keys was a tenth of the scan).
-    private mutating func fieldIndex(ordinal: Int) throws(Mismatch) -> Int? {
+    mutating func fieldIndex(ordinal: Int) throws(Mismatch) -> Int? {
         try expect(UInt8(ascii: "\""))
         let start = position
         position = Self.plainRun(bytes, from: start)
@@ -136,7 +163,7 @@ struct SeoulJSONScanner {
         return index
     }
 
-    private static func same(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+    static func same(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
         guard a.count == b.count else { return false }
         guard let x = a.baseAddress, let y = b.baseAddress else { return true }
         return memcmp(x, y, a.count) == 0
