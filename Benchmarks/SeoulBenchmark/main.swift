@@ -28,31 +28,37 @@ let key = "CourierBenchmarkKey0123456789"
 let control = TestControl(baseURL: sandbox.baseURL)
 let anchor = SeoulDay(year: 2026, month: 11, day: 20) ?? SeoulDay.today()
 
-// Warm up connections and the data set without latency.
-_ = try await SeoulCultureClient(key: key, baseURL: root, today: { anchor }).allPrograms()
-try await control.set("latencyMs=\(latencyMs)")
+// SEOUL_BENCH_REPEAT=N SEOUL_BENCH_READING=now|before: only the 10,000-row path, N times, for a
+// profiler (`perf stat`, valgrind) — no load section, no other contender.
+let environment = ProcessInfo.processInfo.environment
+let profileRepeats = environment["SEOUL_BENCH_REPEAT"].flatMap { Int($0) }
 
 let concurrentClient = SeoulCultureClient(key: key, baseURL: root, maxConcurrentPages: 8, today: { anchor })
 let sequentialClient = SeoulCultureClient(key: key, baseURL: root, maxConcurrentPages: 1, today: { anchor })
-var concurrent: [Double] = [], sequential: [Double] = [], ideal: [Double] = []
-var count = 0
-for _ in 0..<runs {
-    concurrent.append(try await time { count = try await concurrentClient.allPrograms().count })
-    sequential.append(try await time { _ = try await sequentialClient.allPrograms() })
-    ideal.append(try await time {
-        _ = try await concurrentClient.rows(start: 1, end: 1)
-        _ = try await concurrentClient.rows(start: 1, end: 1000)
-    })
+if profileRepeats == nil {
+    // Warm up connections and the data set without latency.
+    _ = try await SeoulCultureClient(key: key, baseURL: root, today: { anchor }).allPrograms()
+    try await control.set("latencyMs=\(latencyMs)")
+    var concurrent: [Double] = [], sequential: [Double] = [], ideal: [Double] = []
+    var count = 0
+    for _ in 0..<runs {
+        concurrent.append(try await time { count = try await concurrentClient.allPrograms().count })
+        sequential.append(try await time { _ = try await sequentialClient.allPrograms() })
+        ideal.append(try await time {
+            _ = try await concurrentClient.rows(start: 1, end: 1)
+            _ = try await concurrentClient.rows(start: 1, end: 1000)
+        })
+    }
+    let total = try await concurrentClient.totalCount()
+    let pages = (total + 999) / 1000
+    let c = median(concurrent), s = median(sequential), i = median(ideal)
+    print("Raon load: \(total) rows in \(pages) pages, \(latencyMs) ms per answer, median of \(runs) runs (\(count) current/upcoming kept)")
+    print("  contender                     time      × ideal")
+    print(String(format: "  ideal (probe + 1 page)     %6.0f ms    1.00", i * 1000))
+    print(String(format: "  concurrent (all pages)     %6.0f ms    %.2f   goal ≤ 1.20 %@", c * 1000, c / i, c / i <= 1.2 ? "✓" : "✗"))
+    print(String(format: "  sequential (1 at a time)   %6.0f ms    %.2f", s * 1000, s / i))
+    print(String(format: "  sequential / concurrent: %.2f×", s / c))
 }
-let total = try await concurrentClient.totalCount()
-let pages = (total + 999) / 1000
-let c = median(concurrent), s = median(sequential), i = median(ideal)
-print("Raon load: \(total) rows in \(pages) pages, \(latencyMs) ms per answer, median of \(runs) runs (\(count) current/upcoming kept)")
-print("  contender                     time      × ideal")
-print(String(format: "  ideal (probe + 1 page)     %6.0f ms    1.00", i * 1000))
-print(String(format: "  concurrent (all pages)     %6.0f ms    %.2f   goal ≤ 1.20 %@", c * 1000, c / i, c / i <= 1.2 ? "✓" : "✗"))
-print(String(format: "  sequential (1 at a time)   %6.0f ms    %.2f", s * 1000, s / i))
-print(String(format: "  sequential / concurrent: %.2f×", s / c))
 
 // 10,000 rows in memory: decode the JSON, make programs, keep the current ones, sort, filter.
 try await control.set("latencyMs=0&rows=10000")
@@ -122,6 +128,15 @@ func fullPath(parallel: Bool, reading: Reading) async throws -> Int {
     return ProgramQuery(search: "콘서트", isFreeOnly: true).apply(to: kept).count
 }
 
+if let profileRepeats {
+    let reading: Reading = environment["SEOUL_BENCH_READING"] == "before" ? .rowScanner : .programScanner
+    let started = processCPU()
+    for _ in 0..<profileRepeats { _ = try await fullPath(parallel: false, reading: reading) }
+    print(String(format: "%@: %d × the 10,000-row path, one thread: %.1f ms CPU each", "\(reading)", profileRepeats,
+        (processCPU() - started) * 1000 / Double(max(1, profileRepeats))))
+    exit(0)
+}
+
 var loadAverage = [0.0, 0.0, 0.0]
 _ = getloadavg(&loadAverage, 3)
 print(String(format: "decode + filter + sort of %d rows (10 stand-in pages of 1,000, %.1f MB JSON), median of 7; load average %.1f on %d cores",
@@ -152,12 +167,13 @@ print(String(format: "  one thread: JSONDecoder / now %.1f×, before / now %.2f�
 // Where the time goes, stage by stage, on one body of all 10,000 rows (medians of 7).
 var decodeT: [Double] = [], buildT: [Double] = [], directT: [Double] = [], currentT: [Double] = [], queryT: [Double] = []
 for _ in 0..<7 {
-    var decoded: [CulturalEventRow] = [], built: [CulturalProgram] = [], current: [CulturalProgram] = []
+    // Each result in its own variable: freeing the one before is not timed.
+    var decoded: [CulturalEventRow] = [], built: [CulturalProgram] = [], direct: [CulturalProgram] = [], current: [CulturalProgram] = []
     decodeT.append(try await time { decoded = try SeoulAnswerParser.parse(body).rows })
     buildT.append(await time { built = decoded.compactMap { try? CulturalProgram(row: $0) } })
-    decoded = []
-    directT.append(try await time { built = try SeoulAnswerParser.programs(body).programs })
-    currentT.append(await time { current = CulturalProgram.currentAndUpcoming(built, today: anchor) })
+    directT.append(try await time { direct = try SeoulAnswerParser.programs(body).programs })
+    guard direct == built else { fatalError("the direct scan and the rows' way disagree") }
+    currentT.append(await time { current = CulturalProgram.currentAndUpcoming(direct, today: anchor) })
     queryT.append(await time { shown = ProgramQuery(search: "콘서트", isFreeOnly: true).apply(to: current).count })
 }
 var foundationT: [Double] = []

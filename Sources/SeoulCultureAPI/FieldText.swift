@@ -21,7 +21,7 @@ enum FieldText {
         // Printable ASCII only (as links almost always are): nothing to trim, nothing unclean.
         var text = text
         let printable = text.withUTF8 { bytes in
-            !bytes.contains { $0 <= 0x20 || $0 >= 0x7F } && Self.startsAsLink(bytes)
+            Self.startsAsLink(bytes) && Self.isPrintableASCII(bytes)
         }
         if printable { return text }
         var trimmed = trimmed(text)
@@ -29,6 +29,24 @@ enum FieldText {
             Self.startsAsLink(bytes) && !bytes.contains { $0 <= 0x20 || $0 == 0x7F }
         }
         return clean ? trimmed : nil
+    }
+
+    /// Whether every byte is printable ASCII (0x21–0x7E), looked at eight at a time.
+    static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            // A high bit where a byte is below 0x21, or (adding 1) above 0x7E — exact for "any".
+            if (((word &- ones &* 0x21) & ~word) | (word &+ ones) | word) & highs != 0 { return false }
+            index += 8
+        }
+        while index < bytes.count {
+            if bytes[index] <= 0x20 || bytes[index] >= 0x7F { return false }
+            index += 1
+        }
+        return true
     }
 
     /// Whether `bytes` start with `https://` or `http://`.

@@ -61,7 +61,7 @@ extension SeoulJSONScanner {
     }
 
     /// The program of the row in ``fields``.
-    private func makeProgram() throws(Mismatch) -> CulturalProgram? {
+    private mutating func makeProgram() throws(Mismatch) -> CulturalProgram? {
         try check(Slot.registered)
         try check(Slot.themeCode)
         try check(Slot.dateRange)
@@ -81,12 +81,12 @@ extension SeoulJSONScanner {
         let (latitude, longitude) = CulturalProgram.coordinates(try text(Slot.lat), try text(Slot.lot))
         return CulturalProgram(
             id: id.text, title: FieldText.trimmed(try text(Slot.title)), category: try text(Slot.codeName), district: try text(Slot.district),
-            place: try text(Slot.place), startDate: first, endDate: last, isFree: try isFree(), fee: try text(Slot.fee),
+            place: try sharedText(Slot.place), startDate: first, endDate: last, isFree: try isFree(), fee: try sharedText(Slot.fee),
             latitude: latitude, longitude: longitude, homepageLink: FieldText.link(try text(Slot.homepage)),
             ticketLink: FieldText.link(try text(Slot.orgLink)), imageLink: FieldText.link(try text(Slot.mainImage)),
-            organization: try text(Slot.organization), target: try text(Slot.target), player: try text(Slot.player),
-            program: try text(Slot.program), notes: try text(Slot.etcDescription), inquiry: try text(Slot.inquiry),
-            time: try text(Slot.time), ticket: try text(Slot.ticket))
+            organization: try sharedText(Slot.organization), target: try sharedText(Slot.target), player: try sharedText(Slot.player),
+            program: try sharedText(Slot.program), notes: try sharedText(Slot.etcDescription), inquiry: try text(Slot.inquiry),
+            time: try sharedText(Slot.time), ticket: try sharedText(Slot.ticket))
     }
 
     /// The bytes of `range` in the body.
@@ -101,6 +101,13 @@ extension SeoulJSONScanner {
         case .bytes(let range): try Self.text(slice(range))
         case .text(let text): text
         }
+    }
+
+    /// ``text(_:)`` of a field whose values repeat from row to row: a String of more than 15
+    /// bytes (a heap object; shorter ones live inline) is made once per answer (``SharedTexts``).
+    private mutating func sharedText(_ slot: Int) throws(Mismatch) -> String {
+        guard case .bytes(let range) = fields[slot], range.count > 15 else { return try text(slot) }
+        return try shared.text(slice(range)) { (raw: UnsafeRawBufferPointer) throws(Mismatch) in try Self.text(raw) }
     }
 
     /// ``text(_:)`` of a field already checked.
@@ -150,7 +157,7 @@ extension SeoulJSONScanner {
     /// Whether `raw` is well-formed UTF-8 (no overlong forms, surrogates or values past
     /// U+10FFFF), as `String(validating:)` decides, but without making a String.
     static func isValidUTF8(_ raw: UnsafeRawBufferPointer) -> Bool {
-        if !raw.contains(where: { $0 >= 0x80 }) { return true }
+        if isASCII(raw) { return true }
         var iterator = raw.makeIterator()
         var parser = Unicode.UTF8.ForwardParser()
         while true {

@@ -99,12 +99,28 @@ extension SeoulJSONScanner {
 
     static func validText(_ raw: UnsafeRawBufferPointer) -> String? {
         var text = String(decoding: raw, as: UTF8.self)
+        if isASCII(raw) { return text }  // ASCII is valid UTF-8: no repair to look for
         let mayBeRepaired = text.withUTF8 { utf8 in
             guard let base = utf8.baseAddress, !utf8.isEmpty else { return false }
             return memchr(base, 0xEF, utf8.count) != nil
         }
         guard !mayBeRepaired || String(validating: raw, as: UTF8.self) != nil else { return nil }
         return text
+    }
+
+    /// Whether every byte of `raw` is below 0x80 (eight at a time).
+    static func isASCII(_ raw: UnsafeRawBufferPointer) -> Bool {
+        guard let base = raw.baseAddress else { return true }
+        var index = 0, high: UInt64 = 0
+        while index + 8 <= raw.count {
+            high |= base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+        while index < raw.count {
+            high |= UInt64(raw[index])
+            index += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
     }
 
     /// Where the bytes from `start` stop being plain string content: the first quote,

@@ -154,6 +154,25 @@ extension SeoulSuite {
             #expect(fast[3].endDate.description == "2026-06-03" && fast[3].category == "클래식" && fast[3].district == "종로구")
         }
 
+        @Test("the eight-bytes-at-a-time checks answer as byte-by-byte ones, on every byte value at every place")
+        func wordAtATimeChecks() {
+            for length in [0, 1, 7, 8, 9, 15, 16, 17, 40] {
+                for place in 0..<max(1, length) {
+                    for value in 0...255 {
+                        var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                        if length > 0 { bytes[place] = UInt8(value) }
+                        bytes.withUnsafeBufferPointer { buffer in
+                            let raw = UnsafeRawBufferPointer(buffer)
+                            #expect(FieldText.isPrintableASCII(buffer) == !bytes.contains { $0 <= 0x20 || $0 >= 0x7F })
+                            #expect(SeoulJSONScanner.isASCII(raw) == !bytes.contains { $0 >= 0x80 })
+                            let stop = bytes.firstIndex { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 } ?? length
+                            #expect(SeoulJSONScanner.plainRun(raw, from: 0) == stop)
+                        }
+                    }
+                }
+            }
+        }
+
         @Test("a key twice is left to JSONDecoder, which keeps the first")
         func repeatedKeys() throws {
             let bodies = [
