@@ -20,11 +20,19 @@ extension SeoulJSONScanner {
     /// ``CulturalProgram/programs(from:)`` does). Every string is checked as JSONDecoder
     /// checks it, kept or not: invalid UTF-8 anywhere is a mismatch.
     mutating func program() throws(Mismatch) -> CulturalProgram? {
+        try readFields()
+        return try makeProgram()
+    }
+
+    /// Reads the row object at the cursor into ``fields``: strings as places in the body (or
+    /// their text when escaped), a number as its Double's text, null or any other value as `""`
+    /// — what ``CulturalEventRow/init(from:)`` makes of them.
+    mutating func readFields() throws(Mismatch) {
         for index in fields.indices { fields[index] = .absent }
         try expect(UInt8(ascii: "{"))
         if peek() == UInt8(ascii: "}") {
             position += 1
-            return try makeProgram()
+            return
         }
         var ordinal = 0, seen: UInt32 = 0
         while true {
@@ -33,30 +41,15 @@ extension SeoulJSONScanner {
             try Self.noteOnce(index, in: &seen)
             try expect(UInt8(ascii: ":"))
             switch (index, peek() ?? 0) {
-            case (let index?, UInt8(ascii: "\"")): fields[index] = try fieldString()
+            case (let index?, UInt8(ascii: "\"")): fields[index] = try stringValue()
             case (let index?, UInt8(ascii: "-")), (let index?, UInt8(ascii: "0")...UInt8(ascii: "9")): fields[index] = .text(try number().map { String($0) } ?? "")
             case (let index?, _): fields[index] = .absent; try skipValue(depth: 0)
             case (nil, _): try skipValue(depth: 0)
             }
             guard let next = peek() else { throw Mismatch() }
             position += 1
-            if next == UInt8(ascii: "}") { return try makeProgram() }
+            if next == UInt8(ascii: "}") { return }
             guard next == UInt8(ascii: ",") else { throw Mismatch() }
-        }
-    }
-
-    /// A string value at the cursor: its place when it has no escapes, else its text.
-    private mutating func fieldString() throws(Mismatch) -> FieldValue {
-        try expect(UInt8(ascii: "\""))
-        let start = position
-        position = Self.plainRun(bytes, from: start)
-        guard position < bytes.count else { throw Mismatch() }
-        switch bytes[position] {
-        case UInt8(ascii: "\""):
-            position += 1
-            return .bytes(start..<(position - 1))
-        case UInt8(ascii: "\\"): return .text(try escapedString(from: start))
-        default: throw Mismatch()
         }
     }
 
@@ -90,12 +83,12 @@ extension SeoulJSONScanner {
     }
 
     /// The bytes of `range` in the body.
-    private func slice(_ range: Range<Int>) -> UnsafeRawBufferPointer {
+    func slice(_ range: Range<Int>) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: bytes[range])
     }
 
     /// The text of field `slot` (checked UTF-8), `""` when absent.
-    private func text(_ slot: Int) throws(Mismatch) -> String {
+    func text(_ slot: Int) throws(Mismatch) -> String {
         switch fields[slot] {
         case .absent: ""
         case .bytes(let range): try Self.text(slice(range))

@@ -74,15 +74,25 @@ extension SeoulJSONScanner {
 
     /// A string; its bytes are copied as they are unless it has escapes.
     mutating func string() throws(Mismatch) -> String {
+        switch try stringValue() {
+        case .absent: ""
+        case .bytes(let range): try Self.text(slice(range))
+        case .text(let text): text
+        }
+    }
+
+    /// A string at the cursor: its place when it has no escapes (its bytes not yet checked as
+    /// UTF-8), else its text.
+    mutating func stringValue() throws(Mismatch) -> FieldValue {
         try expect(UInt8(ascii: "\""))
         let start = position
         position = Self.plainRun(bytes, from: start)
         guard position < bytes.count else { throw Mismatch() }
         switch bytes[position] {
         case UInt8(ascii: "\""):
-            defer { position += 1 }
-            return try Self.text(UnsafeRawBufferPointer(rebasing: bytes[start..<position]))
-        case UInt8(ascii: "\\"): return try escapedString(from: start)
+            position += 1
+            return .bytes(start..<(position - 1))
+        case UInt8(ascii: "\\"): return .text(try escapedString(from: start))
         default: throw Mismatch()
         }
     }

@@ -104,32 +104,12 @@ struct SeoulJSONScanner {
         return rows
     }
 
-    /// One row: strings as they are; a number as its Double's text, null or any other value as
-    /// `""` — what ``CulturalEventRow/init(from:)`` makes of them.
+    /// One row: every field's text as ``readFields()`` reads it.
     private mutating func row() throws(Mismatch) -> CulturalEventRow {
+        try readFields()
         var row = CulturalEventRow()
-        try expect(UInt8(ascii: "{"))
-        if peek() == UInt8(ascii: "}") {
-            position += 1
-            return row
-        }
-        var ordinal = 0, seen: UInt32 = 0
-        while true {
-            let index = try fieldIndex(ordinal: ordinal)
-            ordinal += 1
-            try Self.noteOnce(index, in: &seen)
-            try expect(UInt8(ascii: ":"))
-            switch (index, peek() ?? 0) {
-            case (let index?, UInt8(ascii: "\"")): row.setField(index, try string())
-            case (let index?, UInt8(ascii: "-")), (let index?, UInt8(ascii: "0")...UInt8(ascii: "9")): row.setField(index, try number().map { String($0) } ?? "")
-            case (let index?, _): row.setField(index, ""); try skipValue(depth: 0)
-            case (nil, _): try skipValue(depth: 0)
-            }
-            guard let next = peek() else { throw Mismatch() }
-            position += 1
-            if next == UInt8(ascii: "}") { return row }
-            guard next == UInt8(ascii: ",") else { throw Mismatch() }
-        }
+        for slot in fields.indices { row.setField(slot, try text(slot)) }
+        return row
     }
 
     /// Marks field `index` as read in this row; a field twice is a mismatch (JSONDecoder keeps
