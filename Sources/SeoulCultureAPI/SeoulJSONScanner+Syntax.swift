@@ -5,7 +5,10 @@ import Foundation
 extension SeoulJSONScanner {
 
     mutating func skipSpace() {
-        while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x0A || bytes[position] == 0x0D || bytes[position] == 0x09 {
+        // Most calls find a token at once: one comparison says so (0x21 and up is never space).
+        while position < bytes.count {
+            let byte = bytes[position]
+            guard byte <= 0x20, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
             position += 1
         }
     }
