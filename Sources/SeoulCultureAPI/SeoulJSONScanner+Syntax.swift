@@ -14,11 +14,16 @@ extension SeoulJSONScanner {
     }
 
     mutating func peek() -> UInt8? {
+        if position < bytes.count, bytes[position] > 0x20 { return bytes[position] }  // no space: the usual case
         skipSpace()
         return position < bytes.count ? bytes[position] : nil
     }
 
     mutating func expect(_ byte: UInt8) throws(Mismatch) {
+        if position < bytes.count, bytes[position] == byte {  // no space before it: the usual case
+            position += 1
+            return
+        }
         guard peek() == byte else { throw Mismatch() }
         position += 1
     }
