@@ -11,6 +11,12 @@ public struct CachedResponse: Sendable, Codable, Equatable {
         public var name: String
         /// The field value.
         public var value: String
+
+        /// A field line `name: value`.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
     }
 
     /// The absolute URL it answers (the primary key).
@@ -37,6 +43,25 @@ public struct CachedResponse: Sendable, Codable, Equatable {
         self.status = head.status.code
         self.reason = head.status.reasonPhrase
         self.fields = head.headerFields.map { Field(name: $0.name.rawName, value: $0.value) }
+        self.body = body
+        self.requestTime = requestTime
+        self.responseTime = responseTime
+        self.varyValues = varyValues
+    }
+
+    /// A stored response made of its parts, for content that did not come over HTTP (a
+    /// computed document kept with a `Cache-Control` lifetime, say).
+    ///
+    /// ```swift
+    /// let entry = CachedResponse(url: "urn:app:summary", fields: [.init(name: "Cache-Control", value: "max-age=3600")],
+    ///                            body: data, requestTime: Date(), responseTime: Date())
+    /// ```
+    public init(url: String, status: Int = 200, reason: String = "OK", fields: [Field], body: Data,
+                requestTime: Date, responseTime: Date, varyValues: [String: String] = [:]) {
+        self.url = url
+        self.status = status
+        self.reason = reason
+        self.fields = fields
         self.body = body
         self.requestTime = requestTime
         self.responseTime = responseTime
