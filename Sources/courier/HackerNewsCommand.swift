@@ -78,11 +78,11 @@ struct HackerNewsOptions: ParsableArguments {
             await running?.stop()
         } catch let error as NetworkError {
             await running?.stop()
-            Terminal.error(error.log(file: "courier", function: "hn"))
             if let message = caching.offlineMiss(error, name: "hn") {
                 Terminal.error(message)
                 throw ExitCode(ExitCodes.code(for: error.family))
             }
+            Terminal.error(error.log(file: "courier", function: "hn"))
             if let address = error.unreachableAddress { Terminal.error("could not reach \(address.absoluteString)") }
             Terminal.error(error.userMessage(in: .preferred))
             throw ExitCode(ExitCodes.code(for: error.family))

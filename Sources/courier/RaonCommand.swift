@@ -75,7 +75,9 @@ struct RaonOptions: ParsableArguments {
         }
         var configuration = NetworkClient.Configuration()
         if let cache = try caching.middleware(named: "raon", inMemoryByDefault: sandbox) { configuration.middlewares.append(cache) }
-        let client = SeoulCultureClient(key: key, baseURL: root, configuration: configuration, today: { today })
+        // Offline, a miss is the cache's own 504: nothing a retry would change.
+        let retries = caching.offline ? RetryPolicy(maxAttempts: 1) : RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(200))
+        let client = SeoulCultureClient(key: key, baseURL: root, configuration: configuration, retryPolicy: retries, today: { today })
         defer { if let running { Task { await running.stop() } } }
         do {
             let result = try await body(client)
