@@ -31,6 +31,18 @@ struct CacheBenchmark {
         let disk = NetworkClient(configuration: .init(middlewares: [CacheMiddleware(storage: try DiskCacheStorage(directory: directory.appendingPathComponent("hits")))]))
         let small = Route(sandbox.baseURL, "/cache/bench-small", ["cc": "max-age=3600", "etag": "s1", "json": 2048])
         let sample = try await plain.response(small)
+        // CACHE_BENCH_PROFILE=memory|disk|revalidate: only that contender, many times (for `perf record`).
+        if let profiled = ProcessInfo.processInfo.environment["CACHE_BENCH_PROFILE"] {
+            let big = Route(sandbox.baseURL, "/cache/bench-big", ["cc": "no-cache", "etag": "v1", "bytes": 1 << 20])
+            let client = profiled == "disk" ? disk : memory
+            let route = profiled == "revalidate" ? big : small
+            _ = try await client.response(route)
+            let times = try await timings(profiled == "revalidate" ? 2000 : 50_000) { _ = try await client.response(route) }
+            print("\(profiled): p50 \(String(format: "%.1f", median(times) * 1e6)) µs")
+            await sandbox.stop()
+            try await serverLoops.shutdownGracefully()
+            return
+        }
         print("fresh hit vs loopback request, \(sample.body.count)-byte JSON body, p50 of 5 interleaved rounds")
         var loopback: [Double] = [], memoryHits: [Double] = [], diskHits: [Double] = []
         _ = try await memory.response(small)

@@ -91,8 +91,24 @@ public struct CachedResponse: Sendable, Codable, Equatable {
 
     /// The header fields' values of `name` joined as one line.
     func value(_ name: HTTPField.Name) -> String? {
-        let values = fields.filter { $0.name.lowercased() == name.canonicalName }.map(\.value)
-        return values.isEmpty ? nil : values.joined(separator: ", ")
+        values(named: name.canonicalName)
+    }
+
+    /// The values of the fields named `lowercasedName` joined as one line (no allocation per
+    /// field: this runs on every hit).
+    func values(named lowercasedName: String) -> String? {
+        var result: String?
+        for field in fields where Self.equalsIgnoringASCIICase(field.name, lowercasedName) {
+            result = result.map { $0 + ", " + field.value } ?? field.value
+        }
+        return result
+    }
+
+    /// Whether `name` is `lowercased` but for the case of ASCII letters.
+    static func equalsIgnoringASCIICase(_ name: String, _ lowercased: String) -> Bool {
+        name.utf8.elementsEqual(lowercased.utf8) { byte, other in
+            (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == other
+        }
     }
 
     /// The field names `Vary` lists (lowercased); `["*"]` for `Vary: *`.

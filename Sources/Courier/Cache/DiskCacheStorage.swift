@@ -34,14 +34,12 @@ public final class DiskCacheStorage: CacheStorage {
 
     public func variants(for key: String) -> [CachedResponse] {
         let file = url(for: key)
-        guard let data = try? Data(contentsOf: file) else { return [] }
+        guard let data = Self.readTouching(file.path) else { return [] }
         guard let variants = DiskEntryFormat.decode(data, key: key) else {
             logger.debug("unreadable cache entry removed", metadata: ["cache.file": "\(file.lastPathComponent)"])
             try? FileManager.default.removeItem(at: file)
             return []
         }
-        // Last access is the file's modification time: what eviction orders by.
-        utimes(file.path, nil)
         return variants
     }
 
@@ -90,6 +88,38 @@ public final class DiskCacheStorage: CacheStorage {
             if (try? FileManager.default.removeItem(at: file.url)) != nil { total -= file.size }
         }
         written.withLock { $0 = total }
+    }
+
+    /// The bytes of the file at `path`, or nil when it cannot be read whole. Last access is the
+    /// file's modification time (what eviction orders by): set to now unless it already names
+    /// the last second, so a hot entry costs no extra system call per read.
+    static func readTouching(_ path: String) -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_size > 0, info.st_size < Int.max else { return nil }
+        let size = Int(info.st_size)
+        var data = Data(count: size)
+        let filled = data.withUnsafeMutableBytes { buffer -> Int in
+            guard let base = buffer.baseAddress else { return 0 }
+            var done = 0
+            while done < size {
+                let count = read(descriptor, base + done, size - done)
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }
+                done += count
+            }
+            return done
+        }
+        guard filled == size else { return nil }
+        #if canImport(Darwin)
+        let modified = Double(info.st_mtimespec.tv_sec)
+        #else
+        let modified = Double(info.st_mtim.tv_sec)
+        #endif
+        if Date().timeIntervalSince1970 - modified >= 1 { futimens(descriptor, nil) }
+        return data
     }
 
     /// The entry files with their sizes and last access.
