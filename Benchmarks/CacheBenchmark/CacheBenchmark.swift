@@ -67,6 +67,10 @@ struct CacheBenchmark {
         }
         row("full fetch", median(full), baseline: median(full))
         row("304 revalidation", median(revalidated), baseline: median(full), goal: 5)
+        // The floor of any revalidation: the conditional round trip alone (a 304, no body, no cache).
+        let conditional = Route(sandbox.baseURL, "/cache/bench-big", ["cc": "no-cache", "etag": "v1", "bytes": 1 << 20], headers: ["If-None-Match": "\"v1\""])
+        let floor = median(try await timings(90) { _ = try await plain.answer(conditional) })
+        row("304 round trip only", floor, baseline: median(full))
 
         print("\ndisk store, 10,000 entries of 2 KB")
         let store = try DiskCacheStorage(directory: directory.appendingPathComponent("store"), maxBytes: 256 << 20)
@@ -123,14 +127,15 @@ struct Route: Endpoint {
     let baseURL: URL
     let path: String
     let query: RequestParameters
+    let headers: [String: String]?
 
-    init(_ baseURL: URL, _ path: String, _ query: RequestParameters) {
+    init(_ baseURL: URL, _ path: String, _ query: RequestParameters, headers: [String: String]? = nil) {
         self.baseURL = baseURL
         self.path = path
         self.query = query
+        self.headers = headers
     }
 
     var method: HTTPMethod { .get }
     var task: HTTPTask { .requestParameters(query, encoding: .url) }
-    var headers: [String: String]? { nil }
 }
