@@ -118,7 +118,7 @@ struct CacheBenchmark {
     static func row(_ name: String, _ value: Double, baseline: Double, goal: Double? = nil) {
         let speedup = baseline / max(value, 1e-9)
         let verdict = goal.map { speedup >= $0 ? "  goal ≥ \(Int($0))×: met" : "  goal ≥ \(Int($0))×: NOT met" } ?? ""
-        print("  \(name.padding(toLength: 18, withPad: " ", startingAt: 0)) p50 \(String(format: "%9.1f", value * 1e6)) µs   \(String(format: "%7.1f", speedup))× faster\(verdict)")
+        print("  \(name.padding(toLength: 20, withPad: " ", startingAt: 0)) p50 \(String(format: "%9.1f", value * 1e6)) µs   \(String(format: "%7.1f", speedup))× faster\(verdict)")
     }
 }
 
