@@ -20,12 +20,16 @@ public final class DiskCacheStorage: CacheStorage {
     public let directory: URL
     /// The most bytes the entry files take before the least recently used are removed.
     public let maxBytes: Int
+    /// `directory`'s path, for building entry paths without `URL` (which asks the file system
+    /// whether each new component is a folder).
+    private let directoryPath: String
     private let written = Mutex(0)
     private let logger: Logger
 
     /// A store in `directory` (created if missing) holding at most `maxBytes` (100 MiB by default).
     public init(directory: URL, maxBytes: Int = 100 << 20, logger: Logger = Logger(label: "courier.cache.disk")) throws {
         self.directory = directory
+        self.directoryPath = directory.path.hasSuffix("/") ? directory.path : directory.path + "/"
         self.maxBytes = maxBytes
         self.logger = logger
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -33,11 +37,11 @@ public final class DiskCacheStorage: CacheStorage {
     }
 
     public func variants(for key: String) -> [CachedResponse] {
-        let file = url(for: key)
-        guard let data = Self.readTouching(file.path) else { return [] }
+        let name = DiskEntryFormat.fileName(for: key)
+        guard let data = Self.readTouching(directoryPath + name) else { return [] }
         guard let variants = DiskEntryFormat.decode(data, key: key) else {
-            logger.debug("unreadable cache entry removed", metadata: ["cache.file": "\(file.lastPathComponent)"])
-            try? FileManager.default.removeItem(at: file)
+            logger.debug("unreadable cache entry removed", metadata: ["cache.file": "\(name)"])
+            unlink(directoryPath + name)
             return []
         }
         return variants
@@ -47,10 +51,10 @@ public final class DiskCacheStorage: CacheStorage {
         guard !variants.isEmpty else { return remove(key) }
         let data = DiskEntryFormat.encode(variants, key: key)
         guard data.count <= maxBytes else { return remove(key) }
-        let temporary = directory.appendingPathComponent(".tmp-\(UUID().uuidString)")
+        let temporary = URL(fileURLWithPath: directoryPath + ".tmp-\(UUID().uuidString)", isDirectory: false)
         do {
             try data.write(to: temporary)
-            guard rename(temporary.path, url(for: key).path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+            guard rename(temporary.path, directoryPath + DiskEntryFormat.fileName(for: key)) == 0 else { throw CocoaError(.fileWriteUnknown) }
         } catch {
             try? FileManager.default.removeItem(at: temporary)
             logger.debug("cache entry not written", metadata: ["error": "\(error)"])
@@ -61,7 +65,7 @@ public final class DiskCacheStorage: CacheStorage {
     }
 
     public func remove(_ key: String) {
-        try? FileManager.default.removeItem(at: url(for: key))
+        unlink(directoryPath + DiskEntryFormat.fileName(for: key))
     }
 
     public func removeAll() {

@@ -98,7 +98,8 @@ enum DiskEntryFormat {
 
         mutating func text() -> String? {
             guard let length = integer(UInt32.self), let bytes = bytes(Int(length)) else { return nil }
-            return String(bytes: bytes, encoding: .utf8)
+            // The checksum vouches for the bytes: decoding cannot meet invalid UTF-8 it did not write.
+            return String(decoding: bytes, as: UTF8.self)
         }
 
         /// A count, then that many pairs of texts.
