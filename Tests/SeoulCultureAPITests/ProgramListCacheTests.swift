@@ -48,6 +48,25 @@ extension SeoulSuite {
             }
         }
 
+        @Test("a poster read once comes from the disk cache afterwards, also for a new client on the folder")
+        func posterIsCached() async throws {
+            let folder = Self.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try await withSeoulSandbox { sandbox in
+                let key = "poster-\(UUID().uuidString.prefix(8))"
+                let link = sandbox.baseURL.absoluteString + "/cache/\(key)?bytes=30000&cc=max-age%3D86400"
+                let program = try CulturalProgram(row: CulturalEventRow(title: "포스터 시험", mainImage: link, startDate: "2026-11-20", endDate: "2026-11-30"))
+                let first = try await sandbox.seoul(configuration: Self.configuration(folder, .standard)).poster(of: program)
+                let second = try await sandbox.seoul(configuration: Self.configuration(folder, .standard)).poster(of: program)
+                #expect(first?.count == 30_000)
+                #expect(second == first)
+                let stats = try await NetworkClient().request(TestEndpoint(sandbox.baseURL, "/cache/\(key)/stats"), as: CacheStats.self)
+                #expect(stats.hits == 1)
+                let bare = try CulturalProgram(row: CulturalEventRow(title: "포스터 없음", startDate: "2026-11-20"))
+                #expect(try await sandbox.seoul().poster(of: bare) == nil)
+            }
+        }
+
         @Test("offline first: when every page fails, the stored list is served")
         func failingServiceServesStoredList() async throws {
             let folder = Self.folder()
