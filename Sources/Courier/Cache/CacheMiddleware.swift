@@ -30,7 +30,7 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
     public let storage: any CacheStorage
     /// Responses with larger bodies pass through unstored.
     public let maxEntryBytes: Int
-    /// The policy of calls that keep the default one (``CachePolicy/standard`` in their traits),
+    /// The policy of calls that keep the default one (`CachePolicy.standard` in their traits),
     /// and of calls made without a Courier call context (OpenAPI-generated clients).
     public let defaultPolicy: CachePolicy
     let clock: @Sendable () -> Date
@@ -44,7 +44,7 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
     static let conditionalFields: [HTTPField.Name] = [.ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince, .ifRange]
 
     /// A cache over `storage` that stores bodies up to `maxEntryBytes`; `defaultPolicy` applies
-    /// to calls that do not choose another (``CachePolicy/offline`` makes a whole client read
+    /// to calls that do not choose another (`CachePolicy.offline` makes a whole client read
     /// only what is stored); `clock` tells the time (tests inject one).
     ///
     /// ```swift
@@ -144,7 +144,7 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
         return try await validate(entry, freshness: freshness, exchange, next: next)
     }
 
-    /// ``CachePolicy/offline``: the matching stored response however stale (a range of it when
+    /// `CachePolicy.offline`: the matching stored response however stale (a range of it when
     /// asked), or a 504 without touching the network.
     private func serveOffline(_ variants: [CachedResponse], _ request: HTTPRequest) -> (HTTPResponse, HTTPBody?) {
         guard let entry = variants.first(where: { $0.matches(request.headerFields) }) else {
