@@ -8,7 +8,7 @@ import NIOCore
 ///
 /// | route | answer |
 /// |---|---|
-/// | `GET, HEAD /cache/{key}?cc=&etag=&lastModified=&expires=&age=&vary=&status=&bytes=&json=` | `status` (default 200) with `Cache-Control: cc`, `ETag: "etag"`, `Last-Modified` `lastModified` seconds before the key's first request, `Expires` `expires` seconds from now (`expires=invalid` sends `0`), `Age: age`, `Vary: vary`, `X-Hit: n`; body `{"key","hit","variant"}` (`variant` is the request's value of the `vary` field), `bytes` bytes, or a JSON document of about `json` bytes (``CacheDocument``); `304` when `If-None-Match` names the ETag or `If-Modified-Since` is not before `Last-Modified` |
+/// | `GET, HEAD /cache/{key}?cc=&etag=&lastModified=&expires=&age=&vary=&status=&bytes=&json=` | `status` (default 200) with `Cache-Control: cc`, `ETag: "etag"`, `Last-Modified` `lastModified` seconds before the key's first request, `Expires` `expires` seconds from now (`expires=invalid` sends `0`), `Age: age`, `Vary: vary`, `X-Hit: n`; body `{"key","hit","variant"}` (`variant` is the request's value of the `vary` field), `bytes` bytes (paced to `mbps` megabits per second when given: a link slower than loopback), or a JSON document of about `json` bytes (``CacheDocument``); `304` when `If-None-Match` names the ETag or `If-Modified-Since` is not before `Last-Modified` |
 /// | `POST, PUT, DELETE /cache/{key}?location=` | `200` (`Location`/`Content-Location: location` when given); counted as a hit |
 /// | `GET /cache/{key}/stats` | ``CacheStats`` |
 ///
@@ -82,13 +82,32 @@ struct CacheRoutes: SandboxRouteGroup {
         let response: Response
         if let bytes = try query.integer("bytes", in: 0...(64 * 1024 * 1024)) {
             headers[.contentType] = "application/octet-stream"
-            response = Response(status: .init(code: status), headers: headers, body: FaultRoutes.patternBody(length: bytes))
+            let body = try query.integer("mbps", in: 1...100_000).map { Self.pacedBody(length: bytes, megabitsPerSecond: $0) }
+            response = Response(status: .init(code: status), headers: headers, body: body ?? FaultRoutes.patternBody(length: bytes))
         } else if let size = try query.integer("json", in: 0...(16 * 1024 * 1024)) {
             response = JSONResponse.make(CacheDocument(key: key, hit: hit, approximateBytes: size), status: .init(code: status), headers: headers)
         } else {
             response = JSONResponse.make(Answer(key: key, hit: hit, variant: variant), status: .init(code: status), headers: headers)
         }
         return request.method == .head ? response.createHeadResponse() : response
+    }
+
+    /// ``FaultRoutes/patternBody(length:)`` paced to `megabitsPerSecond`: each 64 KiB piece
+    /// leaves when a link of that speed would have carried the ones before it.
+    static func pacedBody(length: Int, megabitsPerSecond: Int) -> ResponseBody {
+        ResponseBody(contentLength: length) { writer in
+            let clock = ContinuousClock()
+            let start = clock.now
+            let bytesPerSecond = Double(megabitsPerSecond) * 125_000
+            var sent = 0
+            while sent < length {
+                let count = min(length - sent, FaultRoutes.pattern.readableBytes)
+                try await writer.write(FaultRoutes.pattern.getSlice(at: 0, length: count) ?? ByteBuffer())
+                sent += count
+                try await clock.sleep(until: start.advanced(by: .seconds(Double(sent) / bytesPerSecond)))
+            }
+            try await writer.finish(nil)
+        }
     }
 
     /// The default body.
