@@ -7,9 +7,10 @@ import NIOPosix
 // CacheMiddleware against the in-process sandbox (on its own event loop), each beside its
 // baseline in one run, printing ratios. Run with `swift run -c release CacheBenchmark`.
 //
-// - fresh hit from memory and from disk vs a loopback request of a 2 KB body (goal: memory ≥ 20×,
+// - fresh hit from memory and from disk vs a loopback request of a ~2 KB JSON document (goal: memory ≥ 20×,
 //   disk ≥ 5× faster at p50), interleaved rounds;
-// - 304 revalidation of a 1 MB body vs fetching it whole (goal ≥ 5× faster at p50);
+// - 304 revalidation of a 1 MB body vs fetching it whole (goal ≥ 5× faster at p50), on loopback
+//   (beside the 304 round trip alone: the floor) and over a paced 100 Mbit/s link;
 // - a disk store of 10,000 entries of 2 KB: inserts and lookups per second.
 
 @main
@@ -29,9 +30,21 @@ struct CacheBenchmark {
         let plain = NetworkClient()
         let memory = NetworkClient(configuration: .init(middlewares: [CacheMiddleware(storage: MemoryCacheStorage(maxBytes: 64 << 20))]))
         let disk = NetworkClient(configuration: .init(middlewares: [CacheMiddleware(storage: try DiskCacheStorage(directory: directory.appendingPathComponent("hits")))]))
-        let small = Route(sandbox.baseURL, "/cache/bench-small", ["cc": "max-age=3600", "bytes": 2048])
-
-        print("fresh hit vs loopback request, 2 KB body, p50 of 5 interleaved rounds")
+        let small = Route(sandbox.baseURL, "/cache/bench-small", ["cc": "max-age=3600", "etag": "s1", "json": 2048])
+        let sample = try await plain.response(small)
+        // CACHE_BENCH_PROFILE=memory|disk|revalidate: only that contender, many times (for `perf record`).
+        if let profiled = ProcessInfo.processInfo.environment["CACHE_BENCH_PROFILE"] {
+            let big = Route(sandbox.baseURL, "/cache/bench-big", ["cc": "no-cache", "etag": "v1", "bytes": 1 << 20])
+            let client = profiled == "disk" ? disk : memory
+            let route = profiled == "revalidate" ? big : small
+            _ = try await client.response(route)
+            let times = try await timings(profiled == "revalidate" ? 2000 : 50_000) { _ = try await client.response(route) }
+            print("\(profiled): p50 \(String(format: "%.1f", median(times) * 1e6)) µs")
+            await sandbox.stop()
+            try await serverLoops.shutdownGracefully()
+            return
+        }
+        print("fresh hit vs loopback request, \(sample.body.count)-byte JSON body, p50 of 5 interleaved rounds")
         var loopback: [Double] = [], memoryHits: [Double] = [], diskHits: [Double] = []
         _ = try await memory.response(small)
         _ = try await disk.response(small)
@@ -55,6 +68,21 @@ struct CacheBenchmark {
         }
         row("full fetch", median(full), baseline: median(full))
         row("304 revalidation", median(revalidated), baseline: median(full), goal: 5)
+        // The floor of any revalidation: the conditional round trip alone (a 304, no body, no cache).
+        let conditional = Route(sandbox.baseURL, "/cache/bench-big", ["cc": "no-cache", "etag": "v1", "bytes": 1 << 20], headers: ["If-None-Match": "\"v1\""])
+        let floor = median(try await timings(90) { _ = try await plain.answer(conditional) })
+        row("304 round trip only", floor, baseline: median(full))
+
+        print("\nthe same over a 100 Mbit/s link (the sandbox paces the body), p50 of 3 interleaved rounds")
+        let paced = Route(sandbox.baseURL, "/cache/bench-paced", ["cc": "no-cache", "etag": "v1", "bytes": 1 << 20, "mbps": 100])
+        var pacedFull: [Double] = [], pacedRevalidated: [Double] = []
+        _ = try await memory.response(paced)
+        for _ in 0..<3 {
+            pacedFull += try await timings(5) { _ = try await plain.response(paced) }
+            pacedRevalidated += try await timings(5) { _ = try await memory.response(paced) }
+        }
+        row("full fetch", median(pacedFull), baseline: median(pacedFull))
+        row("304 revalidation", median(pacedRevalidated), baseline: median(pacedFull), goal: 5)
 
         print("\ndisk store, 10,000 entries of 2 KB")
         let store = try DiskCacheStorage(directory: directory.appendingPathComponent("store"), maxBytes: 256 << 20)
@@ -102,7 +130,7 @@ struct CacheBenchmark {
     static func row(_ name: String, _ value: Double, baseline: Double, goal: Double? = nil) {
         let speedup = baseline / max(value, 1e-9)
         let verdict = goal.map { speedup >= $0 ? "  goal ≥ \(Int($0))×: met" : "  goal ≥ \(Int($0))×: NOT met" } ?? ""
-        print("  \(name.padding(toLength: 18, withPad: " ", startingAt: 0)) p50 \(String(format: "%9.1f", value * 1e6)) µs   \(String(format: "%7.1f", speedup))× faster\(verdict)")
+        print("  \(name.padding(toLength: 20, withPad: " ", startingAt: 0)) p50 \(String(format: "%9.1f", value * 1e6)) µs   \(String(format: "%7.1f", speedup))× faster\(verdict)")
     }
 }
 
@@ -111,14 +139,15 @@ struct Route: Endpoint {
     let baseURL: URL
     let path: String
     let query: RequestParameters
+    let headers: [String: String]?
 
-    init(_ baseURL: URL, _ path: String, _ query: RequestParameters) {
+    init(_ baseURL: URL, _ path: String, _ query: RequestParameters, headers: [String: String]? = nil) {
         self.baseURL = baseURL
         self.path = path
         self.query = query
+        self.headers = headers
     }
 
     var method: HTTPMethod { .get }
     var task: HTTPTask { .requestParameters(query, encoding: .url) }
-    var headers: [String: String]? { nil }
 }

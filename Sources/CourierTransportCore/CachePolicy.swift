@@ -11,4 +11,8 @@ public enum CachePolicy: Sendable, Equatable {
     case preferCache
     /// Ignore what is stored and fetch from the origin; the new response is stored.
     case reload
+    /// Offline reading: only what is stored. Any stored response is served, however stale (even
+    /// one marked `no-cache` or `must-revalidate`); nothing is sent to the network, and a call
+    /// with nothing stored is answered `504 Gateway Timeout`, as `only-if-cached` is.
+    case offline
 }

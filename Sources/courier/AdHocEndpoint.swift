@@ -17,21 +17,13 @@ struct AdHocEndpoint: Endpoint {
     /// adds `extraQuery`, and attaches `json` (or raw `data` of type `dataType`) as the body.
     init(method: String, url text: String, headers: [String: String], extraQuery: [(String, String)], json: String?, timeout: Duration?,
          secrets: [String] = [], data: String? = nil, dataType: String = "application/octet-stream") throws {
-        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-            ["http", "https"].contains(scheme), let host = components.host, !host.isEmpty
-        else { throw CLIError.usage("'\(text)' is not an http:// or https:// URL") }
-        var base = URLComponents()
-        base.scheme = scheme
-        base.host = host
-        base.port = components.port
-        guard let baseURL = base.url else { throw CLIError.usage("'\(text)' has no usable host") }
-        self.baseURL = baseURL
-        self.pathSegments = components.path.split(separator: "/").map(String.init)
+        guard let parts = URLEndpoint.parts(of: text) else { throw CLIError.usage("'\(text)' is not an http:// or https:// URL") }
+        self.baseURL = parts.baseURL
+        self.pathSegments = parts.pathSegments
         self.method = HTTPMethod(method.uppercased()) ?? .get
-        var query: [String: [String]] = [:]
-        for item in components.queryItems ?? [] { query[item.name, default: []].append(item.value ?? "") }
+        var query = parts.query
         for (name, value) in extraQuery { query[name, default: []].append(value) }
-        let parameters: RequestParameters = query.mapValues { values -> any Sendable in values.count == 1 ? values[0] : values }
+        let parameters = URLEndpoint.parameters(query)
         var body: HTTPTask = .requestPlain
         if let json {
             guard (try? JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed])) != nil else {

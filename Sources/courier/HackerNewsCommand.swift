@@ -16,8 +16,12 @@ struct HackerNewsCommand: AsyncParsableCommand {
             --sandbox starts the sandbox in-process and reads its stand-in (bundled data, no network). \
             In a terminal the output is formatted (hosts are clickable links); piped, or with --json, it is JSON.
             A missing item or user exits with 11 (like a 404).
+            What is read is kept in an HTTP cache ($XDG_CACHE_HOME/courier/hn or ~/.cache/courier/hn; --cache DIR \
+            elsewhere, --no-cache for none; none by default with --sandbox) and served from it when the network fails; \
+            --offline reads only the cache.
             Example: courier hn stories --list new --limit 20
             Example: courier hn item 8863 --sandbox
+            Example: courier hn item 8863 --offline
             \(ExitCodes.help)
             """,
         subcommands: [HackerNewsStoriesCommand.self, HackerNewsItemCommand.self, HackerNewsUserCommand.self]
@@ -32,8 +36,10 @@ struct HackerNewsOptions: ParsableArguments {
     @Option(name: .long, help: "Items fetched at once (1…64).") var concurrency: Int = 16
     @Flag(name: .long, help: "Print JSON (also the default when stdout is not a terminal).") var json = false
     @Flag(name: .long, help: "Allow plain http:// to a non-loopback host.") var allowInsecure = false
+    @OptionGroup var caching: CacheOptions
 
     func validate() throws {
+        if caching.offline, sandbox { throw ValidationError("--offline reads the cache of earlier runs; the --sandbox stand-in gets a new address each run") }
         guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be 1…64") }
         guard (0...60_000).contains(latencyMs) else { throw ValidationError("--latency-ms must be 0…60000") }
         _ = try rootURL()
@@ -65,12 +71,17 @@ struct HackerNewsOptions: ParsableArguments {
         }
         var configuration = NetworkClient.Configuration()
         if allowInsecure, let host = root.host { configuration.insecureHostsAllowed.insert(host.lowercased()) }
+        if let cache = try caching.middleware(named: "hn", inMemoryByDefault: sandbox) { configuration.middlewares.append(cache) }
         let client = HackerNewsClient(baseURL: root, maxStories: maxStories, maxConcurrent: concurrency, configuration: configuration)
         do {
             try await body(client)
             await running?.stop()
         } catch let error as NetworkError {
             await running?.stop()
+            if let message = caching.offlineMiss(error, name: "hn") {
+                Terminal.error(message)
+                throw ExitCode(ExitCodes.code(for: error.family))
+            }
             Terminal.error(error.log(file: "courier", function: "hn"))
             if let address = error.unreachableAddress { Terminal.error("could not reach \(address.absoluteString)") }
             Terminal.error(error.userMessage(in: .preferred))

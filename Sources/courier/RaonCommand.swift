@@ -18,7 +18,9 @@ struct RaonCommand: AsyncParsableCommand {
             Every subcommand needs a key (--key or SEOUL_API_KEY; get one at data.seoul.go.kr), \
             or --sandbox to use the built-in stand-in (no key, no network). --base-url is the \
             service root (default http://openapi.seoul.go.kr:8088), under which /{KEY}/json/… follows. \
-            The key is never printed.
+            The key is never printed. Answers are kept in an HTTP cache ($XDG_CACHE_HOME/courier/raon or \
+            ~/.cache/courier/raon; --cache DIR elsewhere, --no-cache for none; none by default with --sandbox) \
+            and served from it when the network fails; --offline reads only the cache.
             Example: courier raon list --sandbox --today 2026-11-20 --category 클래식 --free
             \(ExitCodes.help)
             """,
@@ -33,6 +35,7 @@ struct RaonOptions: ParsableArguments {
     @Flag(name: .long, help: "Use the sandbox's stand-in of the API, started in-process.") var sandbox = false
     @Option(name: .long, help: "Today, as YYYY-MM-DD (default: today in Seoul).") var today: String?
     @Flag(name: .long, help: "Print JSON instead of text.") var json = false
+    @OptionGroup var caching: CacheOptions
 
     /// The key the stand-in accepts when none is given.
     static let sandboxKey = "CourierSandboxKey20261120demo"
@@ -66,7 +69,15 @@ struct RaonOptions: ParsableArguments {
             await running?.stop()
             throw ValidationError("a key is needed: --key KEY or SEOUL_API_KEY (or --sandbox to try the stand-in)")
         }
-        let client = SeoulCultureClient(key: key, baseURL: root, today: { today })
+        if caching.offline, sandbox {
+            await running?.stop()
+            throw ValidationError("--offline reads the cache of earlier runs; the --sandbox stand-in gets a new address each run")
+        }
+        var configuration = NetworkClient.Configuration()
+        if let cache = try caching.middleware(named: "raon", inMemoryByDefault: sandbox) { configuration.middlewares.append(cache) }
+        // Offline, a miss is the cache's own 504: nothing a retry would change.
+        let retries = caching.offline ? RetryPolicy(maxAttempts: 1) : RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(200))
+        let client = SeoulCultureClient(key: key, baseURL: root, configuration: configuration, retryPolicy: retries, today: { today })
         defer { if let running { Task { await running.stop() } } }
         do {
             let result = try await body(client)
@@ -76,6 +87,10 @@ struct RaonOptions: ParsableArguments {
         } catch let error as SeoulAPIError {
             await running?.stop()
             running = nil
+            if let message = caching.offlineMiss(error.networkError, name: "raon") {
+                Terminal.error("✗ the program list is " + message)
+                throw ExitCode(ExitCodes.code(for: error.networkError.family))
+            }
             Terminal.error("✗ " + error.description)
             throw ExitCode(ExitCodes.code(for: error.networkError.family))
         }

@@ -19,6 +19,7 @@ extension SeoulSuite {
         static func courier(_ arguments: [String], dataHome: URL) async throws -> ProcessRun {
             var environment = ProcessInfo.processInfo.environment
             environment["XDG_DATA_HOME"] = dataHome.path
+            environment["XDG_CACHE_HOME"] = dataHome.appendingPathComponent("cache").path
             environment["SEOUL_API_KEY"] = nil
             return try await runProcess(try binary(), arguments, environment: environment, scratch: dataHome)
         }

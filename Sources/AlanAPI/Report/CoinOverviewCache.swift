@@ -1,8 +1,9 @@
+import Courier
 import Foundation
 import Logging
 
 /// Where a ``CoinReport`` keeps overviews between runs (an overview changes rarely). A protocol,
-/// so an HTTP cache can take its place later.
+/// so an HTTP cache's storage can take its place (``StorageCoinOverviewCache``).
 public protocol CoinOverviewCache: Sendable {
     /// The stored overview of `coin`, nil when there is none or it is too old.
     func overview(for coin: Coin) -> CoinOverview?
@@ -39,15 +40,7 @@ public struct FileCoinOverviewCache: CoinOverviewCache {
     /// `$XDG_CACHE_HOME/courier/alan-overview`, or `~/.cache/courier/alan-overview` when it is
     /// unset or not absolute (as the XDG base directory spec says).
     public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let base: URL
-        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
-            base = URL(fileURLWithPath: xdg, isDirectory: true)
-        } else {
-            let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
-                ?? FileManager.default.homeDirectoryForCurrentUser
-            base = home.appendingPathComponent(".cache", isDirectory: true)
-        }
-        return base.appendingPathComponent("courier", isDirectory: true).appendingPathComponent("alan-overview", isDirectory: true)
+        DiskCacheStorage.defaultDirectory(named: "alan-overview", environment: environment)
     }
 
     struct Entry: Codable {

@@ -29,11 +29,11 @@ public struct CacheControl: Sendable, Equatable {
         for value in values {
             for part in Self.split(value) {
                 let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let name = pieces[0].trimmingCharacters(in: .whitespaces).lowercased()
+                let name = Self.trimmed(pieces[0]).lowercased()
                 guard !name.isEmpty, directives[name] == nil else { continue }
                 var argument: String?
                 if pieces.count > 1 {
-                    var text = pieces[1].trimmingCharacters(in: .whitespaces)
+                    var text = String(Self.trimmed(pieces[1]))
                     if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { text = String(text.dropFirst().dropLast()) }
                     argument = text
                 }
@@ -81,6 +81,13 @@ public struct CacheControl: Sendable, Equatable {
     /// `stale-if-error` (RFC 5861).
     public var staleIfError: Double? { seconds("stale-if-error") }
 
+    /// `text` without leading and trailing optional whitespace (RFC 9110 §5.6.3: spaces and tabs).
+    static func trimmed(_ text: Substring) -> Substring {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return text[first...last]
+    }
+
     /// Splits at commas outside quoted strings.
     private static func split(_ value: String) -> [Substring] {
         var parts: [Substring] = []
@@ -103,5 +110,5 @@ public struct CacheControl: Sendable, Equatable {
 
 extension Character {
     /// 0–9 only (not other Unicode digits).
-    var isASCIIDigitCharacter: Bool { isASCII && isNumber }
+    var isASCIIDigitCharacter: Bool { asciiValue.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
 }

@@ -15,7 +15,7 @@ struct CacheFreshness: Sendable {
 
     /// The freshness of `entry` at `now`.
     init(_ entry: CachedResponse, now: Date) {
-        directives = CacheControl(entry.fields.filter { $0.name.lowercased() == "cache-control" }.map(\.value))
+        directives = CacheControl(entry.fields.filter { CachedResponse.equalsIgnoringASCIICase($0.name, "cache-control") }.map(\.value))
         lifetime = Self.lifetime(entry, directives)
         age = Self.age(entry, now: now)
     }

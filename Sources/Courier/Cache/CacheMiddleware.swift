@@ -30,6 +30,9 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
     public let storage: any CacheStorage
     /// Responses with larger bodies pass through unstored.
     public let maxEntryBytes: Int
+    /// The policy of calls that keep the default one (`CachePolicy.standard` in their traits),
+    /// and of calls made without a Courier call context (OpenAPI-generated clients).
+    public let defaultPolicy: CachePolicy
     let clock: @Sendable () -> Date
     let logger: Logger
 
@@ -40,16 +43,23 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
     /// Request fields that make a request conditional: such a request is the caller's own business.
     static let conditionalFields: [HTTPField.Name] = [.ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince, .ifRange]
 
-    /// A cache over `storage` that stores bodies up to `maxEntryBytes`; `clock` tells the time
-    /// (tests inject one).
+    /// A cache over `storage` that stores bodies up to `maxEntryBytes`; `defaultPolicy` applies
+    /// to calls that do not choose another (`CachePolicy.offline` makes a whole client read
+    /// only what is stored); `clock` tells the time (tests inject one).
+    ///
+    /// ```swift
+    /// let offline = CacheMiddleware(storage: try DiskCacheStorage(directory: folder), defaultPolicy: .offline)
+    /// ```
     public init(
         storage: any CacheStorage = MemoryCacheStorage(),
         maxEntryBytes: Int = 8 << 20,
+        defaultPolicy: CachePolicy = .standard,
         logger: Logger = Logger(label: "courier.cache"),
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.storage = storage
         self.maxEntryBytes = maxEntryBytes
+        self.defaultPolicy = defaultPolicy
         self.logger = logger
         self.clock = clock
     }
@@ -74,7 +84,8 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
             }
             return answer
         }
-        let exchange = Exchange(request: request, baseURL: baseURL, key: key, policy: context?.traits.cachePolicy ?? .standard,
+        let chosen = context?.traits.cachePolicy ?? .standard
+        let exchange = Exchange(request: request, baseURL: baseURL, key: key, policy: chosen == .standard ? defaultPolicy : chosen,
                                 limit: context?.maxResponseBytes ?? ReplayableBody.limit)
         return try await lookup(exchange, next: next)
     }
@@ -96,6 +107,7 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
         let directives = exchange.directives
         let conditional = Self.conditionalFields.contains { request.headerFields[$0] != nil }
         let variants = exchange.policy == .reload || conditional ? [] : storage.variants(for: exchange.key)
+        if exchange.policy == .offline { return serveOffline(variants, request) }
         guard let entry = variants.first(where: { $0.matches(request.headerFields) }) else {
             if directives.onlyIfCached { return Self.gatewayTimeout() }
             logger.trace("cache miss", metadata: ["cache.outcome": "miss"])
@@ -130,6 +142,20 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
             return serve(entry, age: freshness.age, method: request.method)
         }
         return try await validate(entry, freshness: freshness, exchange, next: next)
+    }
+
+    /// `CachePolicy.offline`: the matching stored response however stale (a range of it when
+    /// asked), or a 504 without touching the network.
+    private func serveOffline(_ variants: [CachedResponse], _ request: HTTPRequest) -> (HTTPResponse, HTTPBody?) {
+        guard let entry = variants.first(where: { $0.matches(request.headerFields) }) else {
+            logger.trace("cache miss (offline)", metadata: ["cache.outcome": "offline-miss"])
+            return Self.gatewayTimeout()
+        }
+        let age = CacheFreshness.age(entry, now: clock())
+        if let range = request.headerFields[.range], entry.status == 200, let bytes = ByteRange(range, length: entry.body.count) {
+            return servePartial(entry, bytes, age: age, method: request.method)
+        }
+        return serve(entry, age: age, method: request.method)
     }
 
     /// Whether a stored response may answer a request with `request` directives without validation.

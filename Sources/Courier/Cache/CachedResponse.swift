@@ -11,6 +11,12 @@ public struct CachedResponse: Sendable, Codable, Equatable {
         public var name: String
         /// The field value.
         public var value: String
+
+        /// A field line `name: value`.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
     }
 
     /// The absolute URL it answers (the primary key).
@@ -43,6 +49,25 @@ public struct CachedResponse: Sendable, Codable, Equatable {
         self.varyValues = varyValues
     }
 
+    /// A stored response made of its parts, for content that did not come over HTTP (a
+    /// computed document kept with a `Cache-Control` lifetime, say).
+    ///
+    /// ```swift
+    /// let entry = CachedResponse(url: "urn:app:summary", fields: [.init(name: "Cache-Control", value: "max-age=3600")],
+    ///                            body: data, requestTime: Date(), responseTime: Date())
+    /// ```
+    public init(url: String, status: Int = 200, reason: String = "OK", fields: [Field], body: Data,
+                requestTime: Date, responseTime: Date, varyValues: [String: String] = [:]) {
+        self.url = url
+        self.status = status
+        self.reason = reason
+        self.fields = fields
+        self.body = body
+        self.requestTime = requestTime
+        self.responseTime = responseTime
+        self.varyValues = varyValues
+    }
+
     /// The stored head.
     public var head: HTTPResponse {
         var head = HTTPResponse(status: .init(code: status, reasonPhrase: reason))
@@ -66,8 +91,24 @@ public struct CachedResponse: Sendable, Codable, Equatable {
 
     /// The header fields' values of `name` joined as one line.
     func value(_ name: HTTPField.Name) -> String? {
-        let values = fields.filter { $0.name.lowercased() == name.canonicalName }.map(\.value)
-        return values.isEmpty ? nil : values.joined(separator: ", ")
+        values(named: name.canonicalName)
+    }
+
+    /// The values of the fields named `lowercasedName` joined as one line (no allocation per
+    /// field: this runs on every hit).
+    func values(named lowercasedName: String) -> String? {
+        var result: String?
+        for field in fields where Self.equalsIgnoringASCIICase(field.name, lowercasedName) {
+            result = result.map { $0 + ", " + field.value } ?? field.value
+        }
+        return result
+    }
+
+    /// Whether `name` is `lowercased` but for the case of ASCII letters.
+    static func equalsIgnoringASCIICase(_ name: String, _ lowercased: String) -> Bool {
+        name.utf8.elementsEqual(lowercased.utf8) { byte, other in
+            (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == other
+        }
     }
 
     /// The field names `Vary` lists (lowercased); `["*"]` for `Vary: *`.

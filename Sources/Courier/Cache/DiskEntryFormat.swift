@@ -1,14 +1,18 @@
 import Foundation
 
-/// The bytes of one disk cache entry: a magic line, the key, the variants' metadata as JSON (bodies
-/// left out), the bodies one after another, and a checksum over everything before it — so a
-/// truncated or damaged file is recognised, never misread.
+/// The bytes of one disk cache entry: a magic line, the key, each variant's metadata and body in
+/// a compact binary layout, and a checksum over everything before it — so a truncated or damaged
+/// file is recognised, never misread. (Version 1 kept the metadata as JSON; decoding it took most
+/// of a disk hit. A file of another version is a miss.)
 ///
 /// ```
-/// "COURIER-CACHE 1\n" | u32 key length | key | u32 metadata length | metadata JSON | bodies | u64 FNV-1a
+/// "COURIER-CACHE 2\n" | text key | u32 count | count × variant | u64 FNV-1a
+/// variant: text url | u16 status | text reason | f64 requestTime | f64 responseTime
+///          | u32 n | n × (text name, text value) | u32 m | m × (text name, text value) | u64 length | body
+/// text: u32 length | UTF-8;  integers little-endian;  times in seconds since 2001 (Foundation's reference date: exact round trip)
 /// ```
 enum DiskEntryFormat {
-    static let magic = Data("COURIER-CACHE 1\n".utf8)
+    static let magic = Data("COURIER-CACHE 2\n".utf8)
     static let fileExtension = "entry"
 
     /// A file name from `key`: 128 bits of two FNV-1a hashes, hex.
@@ -19,17 +23,26 @@ enum DiskEntryFormat {
 
     static func encode(_ variants: [CachedResponse], key: String) -> Data {
         var data = magic
-        let keyBytes = Data(key.utf8)
-        let metadata = (try? JSONEncoder().encode(variants.map { variant -> CachedResponse in
-            var copy = variant
-            copy.body = Data()
-            return copy
-        })) ?? Data("[]".utf8)
-        append(UInt32(keyBytes.count), to: &data)
-        data.append(keyBytes)
-        append(UInt32(metadata.count), to: &data)
-        data.append(metadata)
+        data.reserveCapacity(variants.reduce(256) { $0 + $1.cost + 64 })
+        appendText(key, to: &data)
+        append(UInt32(variants.count), to: &data)
         for variant in variants {
+            appendText(variant.url, to: &data)
+            append(UInt16(clamping: variant.status), to: &data)
+            appendText(variant.reason, to: &data)
+            append(variant.requestTime.timeIntervalSinceReferenceDate.bitPattern, to: &data)
+            append(variant.responseTime.timeIntervalSinceReferenceDate.bitPattern, to: &data)
+            append(UInt32(variant.fields.count), to: &data)
+            for field in variant.fields {
+                appendText(field.name, to: &data)
+                appendText(field.value, to: &data)
+            }
+            let vary = variant.varyValues.sorted { $0.key < $1.key }
+            append(UInt32(vary.count), to: &data)
+            for (name, value) in vary {
+                appendText(name, to: &data)
+                appendText(value, to: &data)
+            }
             append(UInt64(variant.body.count), to: &data)
             data.append(variant.body)
         }
@@ -41,39 +54,79 @@ enum DiskEntryFormat {
     static func decode(_ data: Data, key: String) -> [CachedResponse]? {
         guard data.count >= magic.count + 16, data.prefix(magic.count) == magic else { return nil }
         let payload = data.prefix(data.count - 8)
-        guard let checksum = read(UInt64.self, data, at: data.count - 8), checksum == fnv(payload, seed: 0xcbf2_9ce4_8422_2325) else { return nil }
-        var offset = magic.count
-        guard let keyLength = read(UInt32.self, payload, at: offset).map(Int.init),
-            let keyBytes = slice(payload, offset + 4, keyLength), keyBytes == Data(key.utf8)
+        var reader = Reader(data: payload, offset: magic.count)
+        var tail = Reader(data: data, offset: data.count - 8)
+        guard let checksum = tail.integer(UInt64.self),
+            checksum == fnv(payload, seed: 0xcbf2_9ce4_8422_2325),
+            reader.text() == key, let count = reader.integer(UInt32.self)
         else { return nil }
-        offset += 4 + keyLength
-        guard let metadataLength = read(UInt32.self, payload, at: offset).map(Int.init),
-            let metadata = slice(payload, offset + 4, metadataLength),
-            var variants = try? JSONDecoder().decode([CachedResponse].self, from: metadata)
-        else { return nil }
-        offset += 4 + metadataLength
-        for index in variants.indices {
-            guard let length = read(UInt64.self, payload, at: offset).map(Int.init), let body = slice(payload, offset + 8, length) else { return nil }
-            variants[index].body = body
-            offset += 8 + length
+        var variants: [CachedResponse] = []
+        for _ in 0..<count {
+            guard let url = reader.text(), let status = reader.integer(UInt16.self), let reason = reader.text(),
+                let requested = reader.integer(UInt64.self), let received = reader.integer(UInt64.self),
+                let fields = reader.pairs(), let vary = reader.pairs(),
+                let length = reader.integer(UInt64.self), let body = reader.bytes(Int(clamping: length))
+            else { return nil }
+            variants.append(CachedResponse(
+                url: url, status: Int(status), reason: reason, fields: fields.map { CachedResponse.Field(name: $0.0, value: $0.1) }, body: body,
+                requestTime: Date(timeIntervalSinceReferenceDate: Double(bitPattern: requested)),
+                responseTime: Date(timeIntervalSinceReferenceDate: Double(bitPattern: received)),
+                varyValues: Dictionary(vary, uniquingKeysWith: { first, _ in first })))
         }
-        return offset == payload.count ? variants : nil
+        return reader.offset == payload.count ? variants : nil
+    }
+
+    /// Reads the layout's values from `data` (a `Data` that may be a slice), failing past the end.
+    struct Reader {
+        let data: Data
+        var offset: Int
+
+        mutating func bytes(_ length: Int) -> Data? {
+            guard length >= 0, offset >= 0, offset <= data.count - length else { return nil }
+            let start = data.startIndex + offset
+            offset += length
+            return Data(data[start..<(start + length)])
+        }
+
+        mutating func integer<T: FixedWidthInteger>(_ type: T.Type) -> T? {
+            let size = MemoryLayout<T>.size
+            guard offset >= 0, offset <= data.count - size else { return nil }
+            let start = data.startIndex + offset
+            offset += size
+            return T(littleEndian: data[start..<(start + size)].withUnsafeBytes { $0.loadUnaligned(as: T.self) })
+        }
+
+        mutating func text() -> String? {
+            guard let length = integer(UInt32.self), let bytes = bytes(Int(length)) else { return nil }
+            // The checksum vouches for the bytes: decoding cannot meet invalid UTF-8 it did not write.
+            return String(decoding: bytes, as: UTF8.self)
+        }
+
+        /// A count, then that many pairs of texts.
+        mutating func pairs() -> [(String, String)]? {
+            guard let count = integer(UInt32.self), Int(count) <= data.count - offset else { return nil }
+            var result: [(String, String)] = []
+            result.reserveCapacity(Int(count))
+            for _ in 0..<count {
+                guard let name = text(), let value = text() else { return nil }
+                result.append((name, value))
+            }
+            return result
+        }
+    }
+
+    private static func appendText(_ text: String, to data: inout Data) {
+        let bytes = Array(text.utf8)
+        append(UInt32(bytes.count), to: &data)
+        data.append(contentsOf: bytes)
     }
 
     private static func append<T: FixedWidthInteger>(_ value: T, to data: inout Data) {
         withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
     }
 
-    private static func read<T: FixedWidthInteger>(_ type: T.Type, _ data: Data, at offset: Int) -> T? {
-        guard let bytes = slice(data, offset, MemoryLayout<T>.size) else { return nil }
-        return T(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(as: T.self) })
-    }
-
-    /// `length` bytes from `offset` (relative to the start), or nil past the end.
-    private static func slice(_ data: Data, _ offset: Int, _ length: Int) -> Data? {
-        guard offset >= 0, length >= 0, offset <= data.count - length else { return nil }
-        let start = data.startIndex + offset
-        return Data(data[start..<(start + length)])
+    private static func fnv(_ data: Data, seed: UInt64) -> UInt64 {
+        data.withUnsafeBytes { fnv($0, seed: seed) }
     }
 
     private static func fnv(_ bytes: some Sequence<UInt8>, seed: UInt64) -> UInt64 {

@@ -8,7 +8,7 @@ import NIOCore
 ///
 /// | route | answer |
 /// |---|---|
-/// | `GET, HEAD /cache/{key}?cc=&etag=&lastModified=&expires=&age=&vary=&status=&bytes=` | `status` (default 200) with `Cache-Control: cc`, `ETag: "etag"`, `Last-Modified` `lastModified` seconds before the key's first request, `Expires` `expires` seconds from now (`expires=invalid` sends `0`), `Age: age`, `Vary: vary`, `X-Hit: n`; body `{"key","hit","variant"}` (`variant` is the request's value of the `vary` field) or `bytes` bytes; `304` when `If-None-Match` names the ETag or `If-Modified-Since` is not before `Last-Modified` |
+/// | `GET, HEAD /cache/{key}?cc=&etag=&lastModified=&expires=&age=&vary=&status=&bytes=&json=` | `status` (default 200) with `Cache-Control: cc`, `ETag: "etag"`, `Last-Modified` `lastModified` seconds before the key's first request, `Expires` `expires` seconds from now (`expires=invalid` sends `0`), `Age: age`, `Vary: vary`, `X-Hit: n`; body `{"key","hit","variant"}` (`variant` is the request's value of the `vary` field), `bytes` bytes (paced to `mbps` megabits per second when given: a link slower than loopback), or a JSON document of about `json` bytes (``CacheDocument``); `304` when `If-None-Match` names the ETag or `If-Modified-Since` is not before `Last-Modified` |
 /// | `POST, PUT, DELETE /cache/{key}?location=` | `200` (`Location`/`Content-Location: location` when given); counted as a hit |
 /// | `GET /cache/{key}/stats` | ``CacheStats`` |
 ///
@@ -82,11 +82,32 @@ struct CacheRoutes: SandboxRouteGroup {
         let response: Response
         if let bytes = try query.integer("bytes", in: 0...(64 * 1024 * 1024)) {
             headers[.contentType] = "application/octet-stream"
-            response = Response(status: .init(code: status), headers: headers, body: FaultRoutes.patternBody(length: bytes))
+            let body = try query.integer("mbps", in: 1...100_000).map { Self.pacedBody(length: bytes, megabitsPerSecond: $0) }
+            response = Response(status: .init(code: status), headers: headers, body: body ?? FaultRoutes.patternBody(length: bytes))
+        } else if let size = try query.integer("json", in: 0...(16 * 1024 * 1024)) {
+            response = JSONResponse.make(CacheDocument(key: key, hit: hit, approximateBytes: size), status: .init(code: status), headers: headers)
         } else {
             response = JSONResponse.make(Answer(key: key, hit: hit, variant: variant), status: .init(code: status), headers: headers)
         }
         return request.method == .head ? response.createHeadResponse() : response
+    }
+
+    /// ``FaultRoutes/patternBody(length:)`` paced to `megabitsPerSecond`: each 64 KiB piece
+    /// leaves when a link of that speed would have carried the ones before it.
+    static func pacedBody(length: Int, megabitsPerSecond: Int) -> ResponseBody {
+        ResponseBody(contentLength: length) { writer in
+            let clock = ContinuousClock()
+            let start = clock.now
+            let bytesPerSecond = Double(megabitsPerSecond) * 125_000
+            var sent = 0
+            while sent < length {
+                let count = min(length - sent, FaultRoutes.pattern.readableBytes)
+                try await writer.write(FaultRoutes.pattern.getSlice(at: 0, length: count) ?? ByteBuffer())
+                sent += count
+                try await clock.sleep(until: start.advanced(by: .seconds(Double(sent) / bytesPerSecond)))
+            }
+            try await writer.finish(nil)
+        }
     }
 
     /// The default body.
@@ -96,8 +117,18 @@ struct CacheRoutes: SandboxRouteGroup {
         var variant: String?
     }
 
-    /// An IMF-fixdate.
-    static func format(_ date: Date) -> String { formatter().string(from: date) }
+    /// An IMF-fixdate, e.g. `Sun, 06 Nov 1994 08:49:37 GMT` — by arithmetic (a `DateFormatter`
+    /// made per answer cost more than the rest of the answer).
+    static func format(_ date: Date) -> String {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let time = seconds - days * 86_400
+        let (year, month, day) = CivilDay.civil(days)
+        let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][((days % 7) + 7) % 7]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(weekday), \(two(day)) \(months[month - 1]) \(year) \(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60)) GMT"
+    }
 
     /// An IMF-fixdate's instant.
     static func parse(_ text: String) -> Date? { formatter().date(from: text) }

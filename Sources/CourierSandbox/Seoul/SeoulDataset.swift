@@ -81,6 +81,12 @@ enum CivilDay {
 
     /// `YYYY-MM-DD` of a day count (`civil_from_days`).
     static func text(_ days: Int) -> String {
+        let (year, month, day) = civil(days)
+        return "\(year)-\(pad(month))-\(pad(day))"
+    }
+
+    /// Year, month (1–12) and day of a day count (Howard Hinnant's `civil_from_days`).
+    static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
@@ -89,8 +95,7 @@ enum CivilDay {
         let mp = (5 * doy + 2) / 153
         let day = doy - (153 * mp + 2) / 5 + 1
         let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        return "\(year)-\(pad(month))-\(pad(day))"
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     /// A millionth-degree count as `37.573000`.
