@@ -1,0 +1,137 @@
+import Courier
+import Synchronization
+
+/// The bounded queue between a session's socket reader (one producer) and its caller (one consumer).
+final class SessionBuffer: Sendable {
+    private struct State {
+        var items: [WebSocketMessage] = []
+        var head = 0
+        var consumer: CheckedContinuation<WebSocketMessage?, any Error>?
+        var producer: (CheckedContinuation<Bool, Never>, WebSocketMessage)?
+        var ending: ConnectionOutcome?
+        var terminated = false
+        var dropped = 0
+
+        var count: Int { items.count - head }
+
+        mutating func popFirst() -> WebSocketMessage? {
+            guard head < items.count else { return nil }
+            let first = items[head]
+            head += 1
+            if head > 64, head * 2 > items.count {
+                items.removeFirst(head)
+                head = 0
+            }
+            return first
+        }
+    }
+
+    private let state = Mutex(State())
+    private let policy: WebSocketBufferPolicy
+    private let onTermination: @Sendable () -> Void
+
+    init(policy: WebSocketBufferPolicy, onTermination: @escaping @Sendable () -> Void) {
+        self.policy = policy
+        self.onTermination = onTermination
+    }
+
+    var dropped: Int { state.withLock { $0.dropped } }
+
+    /// Adds a message; under `.suspend` waits for room. False when the reader has gone.
+    func push(_ message: WebSocketMessage) async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            enum Action { case deliver(CheckedContinuation<WebSocketMessage?, any Error>), done(Bool), wait }
+            let action = state.withLock { state -> Action in
+                if state.terminated || state.ending != nil { return .done(false) }
+                if let consumer = state.consumer {
+                    state.consumer = nil
+                    return .deliver(consumer)
+                }
+                if state.count < policy.limit {
+                    state.items.append(message)
+                    return .done(true)
+                }
+                if case .dropOldest = policy {
+                    _ = state.popFirst()
+                    state.dropped += 1
+                    state.items.append(message)
+                    return .done(true)
+                }
+                state.producer = (continuation, message)
+                return .wait
+            }
+            switch action {
+            case .deliver(let consumer):
+                consumer.resume(returning: message)
+                continuation.resume(returning: true)
+            case .done(let accepted):
+                continuation.resume(returning: accepted)
+            case .wait:
+                break
+            }
+        }
+    }
+
+    /// No more messages: the reader gets the rest, then nil (normal) or the failure.
+    func finish(_ ending: ConnectionOutcome) {
+        let (consumer, producer) = state.withLock { state in
+            guard state.ending == nil else { return (nil, nil) as (CheckedContinuation<WebSocketMessage?, any Error>?, (CheckedContinuation<Bool, Never>, WebSocketMessage)?) }
+            state.ending = ending
+            let consumer = state.count == 0 ? state.consumer : nil
+            if consumer != nil { state.consumer = nil }
+            defer { state.producer = nil }
+            return (consumer, state.producer)
+        }
+        producer?.0.resume(returning: false)
+        switch ending {
+        case .normal: consumer?.resume(returning: nil)
+        case .failed(let error): consumer?.resume(throwing: error)
+        }
+    }
+
+    /// The next message, waiting for one; nil at a normal end.
+    func next() async throws(NetworkError) -> WebSocketMessage? {
+        do {
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<WebSocketMessage?, any Error>) in
+                    let result = state.withLock { state -> Result<WebSocketMessage?, NetworkError>? in
+                        if state.terminated { return .failure(.taskCancelled) }
+                        if let first = state.popFirst() {
+                            if let (producer, message) = state.producer {
+                                state.producer = nil
+                                state.items.append(message)
+                                producer.resume(returning: true)
+                            }
+                            return .success(first)
+                        }
+                        switch state.ending {
+                        case .normal?: return .success(nil)
+                        case .failed(let error)?: return .failure(error)
+                        case nil:
+                            state.consumer = continuation
+                            return nil
+                        }
+                    }
+                    if let result { continuation.resume(with: result) }
+                }
+            } onCancel: {
+                terminate()
+            }
+        } catch {
+            throw NetworkError(error)
+        }
+    }
+
+    /// The reader went away (its task was cancelled): wake both sides and tell the session.
+    func terminate() {
+        let (consumer, producer, first) = state.withLock { state in
+            let first = !state.terminated
+            state.terminated = true
+            defer { state.consumer = nil; state.producer = nil }
+            return (state.consumer, state.producer, first)
+        }
+        consumer?.resume(throwing: NetworkError.taskCancelled)
+        producer?.0.resume(returning: false)
+        if first { onTermination() }
+    }
+}

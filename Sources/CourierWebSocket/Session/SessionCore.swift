@@ -1,0 +1,162 @@
+import Courier
+import Foundation
+import Logging
+import Synchronization
+
+/// The loop behind a ``WebSocketSession``: dial, subscribe, pump messages into the buffer,
+/// back off, dial again — until the caller stops it or the policy gives up.
+final class SessionCore: Sendable {
+    private struct Mutable {
+        var connection: WebSocketConnection?
+        var state: WebSocketSessionState = .connecting(attempt: 1)
+        var stopped = false
+        var loop: Task<Void, Never>?
+    }
+
+    let client: WebSocketClient
+    let policy: ReconnectPolicy
+    let buffer: SessionBuffer
+    let states: AsyncStream<WebSocketSessionState>
+    private let statesContinuation: AsyncStream<WebSocketSessionState>.Continuation
+    private let sleep: @Sendable (Duration) async throws -> Void
+    private let elapsed: @Sendable () -> Duration
+    private let random: @Sendable () -> Double
+    private let onConnect: @Sendable (WebSocketConnection) async throws(NetworkError) -> Void
+    private let mutable = Mutex(Mutable())
+
+    init(
+        client: WebSocketClient,
+        policy: ReconnectPolicy,
+        buffer: WebSocketBufferPolicy,
+        sleep: @escaping @Sendable (Duration) async throws -> Void,
+        elapsed: @escaping @Sendable () -> Duration,
+        random: @escaping @Sendable () -> Double,
+        onConnect: @escaping @Sendable (WebSocketConnection) async throws(NetworkError) -> Void
+    ) {
+        self.client = client
+        self.policy = policy
+        self.sleep = sleep
+        self.elapsed = elapsed
+        self.random = random
+        self.onConnect = onConnect
+        (states, statesContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
+        let stopper = Stopper()
+        self.buffer = SessionBuffer(policy: buffer, onTermination: { stopper.stop() })
+        stopper.core = self
+    }
+
+    var currentConnection: WebSocketConnection? { mutable.withLock { $0.connection } }
+    var currentState: WebSocketSessionState { mutable.withLock { $0.state } }
+    private var isStopped: Bool { mutable.withLock { $0.stopped } }
+
+    func start() {
+        let loop = Task { await self.run() }
+        mutable.withLock { $0.loop = loop }
+    }
+
+    /// Stops without waiting (the reader went away, or the session was released).
+    func stop() {
+        guard !isStopped else { return }
+        Task { await self.close(code: 1000, reason: nil) }
+    }
+
+    func close(code: Int, reason: String?) async {
+        let (first, connection, loop) = mutable.withLock { state in
+            defer { state.stopped = true }
+            return (!state.stopped, state.connection, state.loop)
+        }
+        guard first else {
+            await loop?.value
+            return
+        }
+        buffer.finish(.normal(code))
+        await connection?.close(code: code, reason: reason)
+        loop?.cancel()
+        await loop?.value
+        emit(.closed(nil))
+        statesContinuation.finish()
+    }
+
+    private func run() async {
+        var attempt = 1
+        while !isStopped {
+            emit(.connecting(attempt: attempt))
+            let failure: NetworkError
+            let connectedFor: Duration
+            do {
+                (failure, connectedFor) = try await connectAndPump()
+            } catch {
+                (failure, connectedFor) = (error, .zero)
+            }
+            if isStopped { return }
+            if connectedFor >= policy.resetAfter { attempt = 1 }
+            if failure == .invalidURL || (policy.maxAttempts.map { attempt > $0 } ?? false) {
+                giveUp(failure)
+                return
+            }
+            let delay = policy.delay(attempt: attempt, random: random())
+            attempt += 1
+            emit(.reconnecting(attempt: attempt, after: delay, reason: failure))
+            client.logger.info(
+                "websocket reconnecting",
+                metadata: ["attempt": "\(attempt)", "after": "\(delay)", "reason": "\(failure)"])
+            do { try await sleep(delay) } catch { return }
+        }
+    }
+
+    /// One connection: dial, subscribe, pump until it ends. Returns what ended it and how long it was up.
+    private func connectAndPump() async throws(NetworkError) -> (NetworkError, Duration) {
+        let connection = try await client.connect()
+        let adopted = mutable.withLock { state -> Bool in
+            guard !state.stopped else { return false }
+            state.connection = connection
+            return true
+        }
+        defer { mutable.withLock { $0.connection = nil } }
+        guard adopted else {
+            await connection.close()
+            return (.taskCancelled, .zero)
+        }
+        do {
+            try await onConnect(connection)
+        } catch {
+            await connection.close(code: 1011, reason: nil)
+            throw error
+        }
+        emit(.connected)
+        let start = elapsed()
+        do {
+            for try await message in connection.messages where !(await buffer.push(message)) {
+                return (.taskCancelled, elapsed() - start)
+            }
+            let code = connection.closeCode ?? 1000
+            return (.webSocketError(.closed(code: code, reason: nil)), elapsed() - start)
+        } catch {
+            return (error, elapsed() - start)
+        }
+    }
+
+    private func giveUp(_ failure: NetworkError) {
+        client.logger.warning("websocket session gave up", metadata: ["reason": "\(failure)"])
+        mutable.withLock { $0.stopped = true }
+        buffer.finish(.failed(failure))
+        emit(.closed(failure))
+        statesContinuation.finish()
+    }
+
+    private func emit(_ state: WebSocketSessionState) {
+        mutable.withLock { $0.state = state }
+        statesContinuation.yield(state)
+    }
+}
+
+/// Lets the buffer stop the session that owns it without a retain cycle at creation.
+private final class Stopper: Sendable {
+    private struct Weak { weak var core: SessionCore? }
+    private let target = Mutex(Weak())
+    var core: SessionCore? {
+        get { target.withLock { $0.core } }
+        set { target.withLock { $0.core = newValue } }
+    }
+    func stop() { core?.stop() }
+}
