@@ -27,16 +27,16 @@ public final class WebSocketSession: Sendable {
     ///   - reconnect: Backoff between attempts.
     ///   - buffer: What happens when messages arrive faster than ``messages`` is read.
     ///   - clock: The clock backoff waits on (a test clock makes attempt times checkable).
-    ///   - random: Numbers in 0..<1 for the jitter.
     ///   - onConnect: Runs on every new connection before it counts as connected; send the
     ///     subscription here. If it throws, the connection is closed and re-dialled.
+    ///   - random: Numbers in 0..<1 for the jitter.
     public init(
         client: WebSocketClient,
         reconnect: ReconnectPolicy = ReconnectPolicy(),
         buffer: WebSocketBufferPolicy = .suspend(limit: 256),
         clock: some Clock<Duration> = ContinuousClock(),
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        onConnect: @escaping @Sendable (WebSocketConnection) async throws(NetworkError) -> Void = { _ in }
+        onConnect: @escaping @Sendable (WebSocketConnection) async throws(NetworkError) -> Void = { _ in },
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
         core = SessionCore(
             client: client,
