@@ -287,7 +287,7 @@ let package = Package(
             path: "Benchmarks/CacheBenchmark",
             swiftSettings: strict
         ),
-        .testTarget(name: "CourierWebSocketTests", dependencies: ["CourierWebSocket", "Courier", "CourierSandbox", "CourierTestSupport", .product(name: "WSClient", package: "swift-websocket"), .product(name: "NIOCore", package: "swift-nio")], swiftSettings: strict),
+        .testTarget(name: "CourierWebSocketTests", dependencies: ["CourierWebSocket", "Courier", "CourierSandbox", "CourierTestSupport", "CourierTesting", .product(name: "WSClient", package: "swift-websocket"), .product(name: "NIOCore", package: "swift-nio")], swiftSettings: strict),
         .executableTarget(
             name: "WebSocketBenchmark",
             dependencies: [

@@ -36,10 +36,7 @@ final class TickerConnection: Sendable {
         var index = hub.feed.currentIndex(interval: interval)
         var silent = false
         while channel.isActive {
-            if subscription.withLock({ $0.readerDone }), !silent {
-                hub.record { $0.closedByClient += 1 }
-                return
-            }
+            if subscription.withLock({ $0.readerDone }), !silent { break }
             let faults = hub.currentFaults
             if faults.dropAfterMs > 0, openedAt.duration(to: .now) >= .milliseconds(faults.dropAfterMs) {
                 hub.record { $0.droppedByServer += 1 }
@@ -74,7 +71,8 @@ final class TickerConnection: Sendable {
             index = max(index + 1, hub.feed.currentIndex(interval: interval))
             try await send(codes, at: index, snapshot: false)
         }
-        if silent { hub.record { $0.closedByClient += 1 } }
+        // The client closed, dropped the socket, or (silent) gave up on its heartbeat.
+        hub.record { $0.closedByClient += 1 }
     }
 
     private func read(_ inbound: WebSocketInboundStream) async {
@@ -102,9 +100,11 @@ final class TickerConnection: Sendable {
 
     private func sendMalformed(_ kind: String) async throws {
         let frame =
-            kind == "rsv"
-            ? WebSocketFrame(fin: true, rsv1: true, opcode: .text, data: ByteBuffer(string: "{}"))
-            : WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(bytes: [0x7B, 0xC3, 0x28, 0x7D]))
+            switch kind {
+            case "rsv": WebSocketFrame(fin: true, rsv1: true, opcode: .text, data: ByteBuffer(string: "{}"))
+            case "continuation": WebSocketFrame(fin: true, opcode: .continuation, data: ByteBuffer(string: "{}"))
+            default: WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(bytes: [0x7B, 0xC3, 0x28, 0x7D]))
+            }
         try await outbound.write(.custom(frame))
     }
 

@@ -13,8 +13,9 @@ final class TickerHub: Sendable {
         var silent: Bool = false
         /// Refuse this many more handshakes (answered 503).
         var refuse: Int = 0
-        /// Send a malformed frame (`utf8`: text that is not UTF-8; `rsv`: reserved bits set) to
-        /// this many more connections, right after their snapshot.
+        /// Send a malformed frame (`utf8`: text that is not UTF-8; `continuation`: a continuation
+        /// frame with no message to continue; `rsv`: reserved bits set) to this many more
+        /// connections, right after their snapshot.
         var malformed: Int = 0
         /// What the malformed frame is.
         var malformedKind: String = "utf8"

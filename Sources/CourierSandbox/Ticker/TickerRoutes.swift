@@ -12,7 +12,7 @@ import NIOWebSocket
 /// | `ws /websocket/v1?interval=MS` | Upbit-style ticker: send `[{"ticket":"…"},{"type":"ticker","codes":["KRW-BTC",…]}]`; get a `SNAPSHOT` per code, then a `REALTIME` message per code every `interval` ms (default 100), as binary frames of JSON with Upbit's field names plus `seq` (the tick number: the same tick has the same `seq` and price on every connection) |
 /// | `ws /ws/echo` | echoes text and binary messages; the text `close:CODE:REASON` makes it close with that code |
 /// | `GET /websocket/v1`, `GET /ws/echo` (no upgrade) | 426; 503 for a handshake refused by the `refuse` knob |
-/// | `POST /ticker/faults?dropAfterMs=&dropMode=abrupt\|close&silent=&refuse=&malformed=&malformedKind=utf8\|rsv` | sets the knobs given (see ``TickerHub/Faults``); answers them |
+/// | `POST /ticker/faults?dropAfterMs=&dropMode=abrupt\|close&silent=&refuse=&malformed=&malformedKind=utf8\|continuation\|rsv` | sets the knobs given (see ``TickerHub/Faults``); answers them |
 /// | `GET /ticker/stats` | ``TickerHub/Stats`` |
 /// | `POST /ticker/reset` | 204; knobs off, counters zero |
 struct TickerRoutes {
@@ -40,8 +40,8 @@ struct TickerRoutes {
             guard dropMode.map({ ["abrupt", "close"].contains($0) }) ?? true else {
                 throw HTTPError(.badRequest, message: "dropMode must be abrupt or close")
             }
-            guard malformedKind.map({ ["utf8", "rsv"].contains($0) }) ?? true else {
-                throw HTTPError(.badRequest, message: "malformedKind must be utf8 or rsv")
+            guard malformedKind.map({ ["utf8", "continuation", "rsv"].contains($0) }) ?? true else {
+                throw HTTPError(.badRequest, message: "malformedKind must be utf8, continuation or rsv")
             }
             hub.setFaults { faults in
                 if let dropAfterMs { faults.dropAfterMs = dropAfterMs }
