@@ -49,7 +49,8 @@ public struct ReconnectPolicy: Sendable, Equatable {
     public func delay(attempt: Int, random: Double) -> Duration {
         let exponent = Double(min(max(attempt - 1, 0), 64))
         let base = min(initialDelay.seconds * pow(multiplier, exponent), maxDelay.seconds)
-        return .seconds(base * (1 - jitter * min(max(random, 0), 1)))
+        let seconds = base * (1 - jitter * min(max(random, 0), 1))
+        return .nanoseconds(Int64((seconds * 1e9).rounded()))
     }
 
     /// The bounds a wait for `attempt` falls within, whatever the jitter.
