@@ -123,21 +123,33 @@ struct WebSocketConnectionTests {
         }
     }
 
-    @Test("a frame with reserved bits set: WSClient answers it with close 1002 and the connection ends, no crash, the bad frame not delivered")
+    @Test("a frame with reserved bits set (WSClient answers it itself, with close 1002) also ends in protocolViolation")
     func reservedBits() async throws {
         try await withSandbox { sandbox in
             try await setFaults(sandbox, "malformed=1&malformedKind=rsv")
-            let configuration = WebSocketConfiguration(url: webSocketURL(sandbox, "/websocket/v1?interval=20"), closeTimeout: .seconds(2))
+            let configuration = WebSocketConfiguration(url: webSocketURL(sandbox, "/websocket/v1?interval=1000"), closeTimeout: .seconds(2))
             let connection = try await WebSocketClient(configuration: configuration).connect()
             try await connection.send(text: UpbitSubscription.ticker(codes: ["KRW-BTC"]))
             var received: [WebSocketMessage] = []
-            // WSClient handles this violation inside its reader (it sends 1002 and reads on until the
-            // peer's close, ticks sent meanwhile included), so it surfaces as the end of the
-            // connection, not as an error.
-            for try await message in connection.messages { received.append(message) }
-            #expect(received.count >= 1)
+            await #expect(throws: NetworkError.webSocketError(.protocolViolation(code: 1002))) {
+                for try await message in connection.messages { received.append(message) }
+            }
+            #expect(received.count == 1)
             #expect(received.allSatisfy { $0.text?.contains("KRW-BTC") == true })
             await eventually { try await tickerStats(sandbox).open == 0 }
+        }
+    }
+
+    @Test("a connection dropped without a close frame is networkConnectionLost, not a heartbeat timeout, with a heartbeat on")
+    func abruptDropWithHeartbeat() async throws {
+        try await withSandbox { sandbox in
+            try await setFaults(sandbox, "dropAfterMs=200")
+            let configuration = WebSocketConfiguration(url: webSocketURL(sandbox, "/websocket/v1?interval=20"), pingInterval: .seconds(5))
+            let connection = try await WebSocketClient(configuration: configuration).connect()
+            try await connection.send(text: UpbitSubscription.ticker(codes: ["KRW-BTC"]))
+            await #expect(throws: NetworkError.networkError(URLError(.networkConnectionLost))) {
+                for try await _ in connection.messages {}
+            }
         }
     }
 

@@ -26,8 +26,6 @@ struct ConnectionLifecycle {
     var reading = false
     var closeRequested = false
     var cancelledByReader = false
-    /// The send side failed when probed after the stream ended: the socket was gone (no close handshake).
-    var transportLost = false
     var pendingRelease: HandlerRelease?
     var handlerWaiter: CheckedContinuation<HandlerRelease, Never>?
     var outcome: ConnectionOutcome?

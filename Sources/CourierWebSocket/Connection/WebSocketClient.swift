@@ -39,6 +39,7 @@ public struct WebSocketClient: Sendable {
         let configuration = self.configuration
         let logger = self.logger
         let opening = WebSocketOpening()
+        let closeWatch = OutgoingCloseWatch()
         logger.debug("websocket connecting", metadata: ["url": "\(configuration.redactedURL)"])
         let task = Task {
             let result: Result<WebSocketCloseFrame?, any Error>
@@ -46,17 +47,18 @@ public struct WebSocketClient: Sendable {
                 result = .success(
                     try await WSClient.WebSocketClient.connect(
                         url: configuration.url.absoluteString,
-                        configuration: configuration.wsClientConfiguration,
+                        configuration: configuration.wsClientConfiguration(closeWatch: closeWatch),
                         logger: logger
                     ) { inbound, outbound, _ in
                         let connection = WebSocketConnection(
                             writer: outbound,
                             source: inbound.messages(maxSize: configuration.maxMessageSize),
                             configuration: configuration,
+                            closeWatch: closeWatch,
                             logger: logger
                         )
                         guard opening.succeed(connection) else { return }
-                        try await connection.serve(outbound)
+                        try await connection.serve()
                     })
             } catch {
                 result = .failure(error)
@@ -91,12 +93,13 @@ public struct WebSocketClient: Sendable {
 
 extension WebSocketConfiguration {
     /// The same settings in WSClient's terms.
-    var wsClientConfiguration: WebSocketClientConfiguration {
+    func wsClientConfiguration(closeWatch: OutgoingCloseWatch) -> WebSocketClientConfiguration {
         var fields = headers
         if !subprotocols.isEmpty { fields[.secWebSocketProtocol] = subprotocols.joined(separator: ", ") }
         return WebSocketClientConfiguration(
             maxFrameSize: maxMessageSize,
             additionalHeaders: fields,
+            extensions: [closeWatch.factory],
             closeTimeout: closeTimeout,
             autoPing: pingInterval.map { .enabled(timePeriod: $0) } ?? .disabled,
             validateUTF8: validatesUTF8

@@ -6,25 +6,26 @@ import WSClient
 
 extension WebSocketConnection {
     /// Runs inside WSClient's handler: stays until the reader is done or the caller closed.
-    func serve(_ outbound: WebSocketOutboundWriter) async throws {
-        switch await waitForRelease() {
-        case .readerFailed(let error):
+    /// (When it returns, WSClient sends a close frame if none was sent and finishes the handshake.)
+    func serve() async throws {
+        if case .readerFailed(let error) = await waitForRelease() {
             // Rethrown so WSClient closes with the matching code (1002, 1007, 1009 …).
             throw error
-        case .readerFinished, .closeRequested:
-            // Closing a connection that is already closing (by the caller, the peer or the
-            // heartbeat) does nothing; on a socket that is gone the write fails.
-            do {
-                try await outbound.close(.normalClosure, reason: nil)
-            } catch {
-                lifecycle.withLock { $0.transportLost = true }
-            }
         }
     }
 
-    /// How the connection ended, from WSClient's result and what the reader and caller did.
+    /// How the connection ended, from WSClient's result, the close frame this side sent (if
+    /// any), and what the reader and caller did.
     func classify(_ result: Result<WebSocketCloseFrame?, any Error>) -> ConnectionOutcome {
-        let (byCaller, transportLost) = lifecycle.withLock { ($0.closeRequested || $0.cancelledByReader, $0.transportLost) }
+        let byCaller = lifecycle.withLock { $0.closeRequested || $0.cancelledByReader }
+        if !byCaller, let sent = closeWatch.sent {
+            if sent.reason == "Ping timeout", let interval = configuration.pingInterval {
+                return .failed(.webSocketError(.pingTimeout(seconds: interval.seconds)))
+            }
+            if [1002, 1003, 1007, 1009].contains(sent.code) {
+                return Self.outcome(closeCode: sent.code, reason: nil, limit: configuration.maxMessageSize)
+            }
+        }
         switch result {
         case .success(let frame?):
             let code = Int(UInt16(webSocketErrorCode: frame.closeCode))
@@ -32,22 +33,12 @@ extension WebSocketConnection {
             return Self.outcome(closeCode: code, reason: frame.reason, limit: configuration.maxMessageSize)
         case .success(nil):
             if byCaller { return .normal(nil) }
-            return .failed(endedWithoutCloseFrame(transportLost: transportLost))
+            return .failed(.networkError(URLError(.networkConnectionLost)))
         case .failure(let error):
             if let failure = Self.failure(for: error, limit: configuration.maxMessageSize) { return .failed(failure) }
             if byCaller { return .normal(nil) }
-            if let error = error as? NetworkError { return .failed(error) }
-            if !transportLost, configuration.pingInterval != nil { return .failed(endedWithoutCloseFrame(transportLost: false)) }
             return .failed(NetworkError(error))
         }
-    }
-
-    /// No close frame: the heartbeat closed it (the send side was still ours), or the socket went away.
-    private func endedWithoutCloseFrame(transportLost: Bool) -> NetworkError {
-        if !transportLost, let interval = configuration.pingInterval {
-            return .webSocketError(.pingTimeout(seconds: interval.seconds))
-        }
-        return .networkError(URLError(.networkConnectionLost))
     }
 
     /// A close frame's code as an outcome: 1000/1001 are normal, protocol codes are violations.

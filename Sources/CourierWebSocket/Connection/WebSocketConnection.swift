@@ -25,12 +25,17 @@ public final class WebSocketConnection: Sendable {
     let source: WebSocketInboundMessageStream
     let configuration: WebSocketConfiguration
     let logger: Logger
+    let closeWatch: OutgoingCloseWatch
     let lifecycle = Mutex(ConnectionLifecycle())
 
-    init(writer: WebSocketOutboundWriter, source: WebSocketInboundMessageStream, configuration: WebSocketConfiguration, logger: Logger) {
+    init(
+        writer: WebSocketOutboundWriter, source: WebSocketInboundMessageStream, configuration: WebSocketConfiguration,
+        closeWatch: OutgoingCloseWatch, logger: Logger
+    ) {
         self.writer = writer
         self.source = source
         self.configuration = configuration
+        self.closeWatch = closeWatch
         self.logger = logger
     }
 
