@@ -29,9 +29,12 @@ public struct WebSocketConfiguration: Sendable {
     public var closeTimeout: Duration
     /// Check that text messages are valid UTF-8 (a peer sending invalid text is a protocol violation).
     public var validatesUTF8: Bool
+    /// How many received messages may wait for the reader; when full, the socket is not read
+    /// until the reader takes one (the peer is slowed down; nothing is dropped).
+    public var receiveBufferLimit: Int
 
     /// A configuration for `url` with the defaults: 16 MiB messages, 10 s handshake,
-    /// no heartbeat, 5 s close handshake, UTF-8 validated.
+    /// no heartbeat, 5 s close handshake, UTF-8 validated, 64 messages queued for the reader.
     public init(
         url: URL,
         headers: HTTPFields = [:],
@@ -40,7 +43,8 @@ public struct WebSocketConfiguration: Sendable {
         handshakeTimeout: Duration = .seconds(10),
         pingInterval: Duration? = nil,
         closeTimeout: Duration = .seconds(5),
-        validatesUTF8: Bool = true
+        validatesUTF8: Bool = true,
+        receiveBufferLimit: Int = 64
     ) {
         self.url = url
         self.headers = headers
@@ -50,6 +54,7 @@ public struct WebSocketConfiguration: Sendable {
         self.pingInterval = pingInterval
         self.closeTimeout = closeTimeout
         self.validatesUTF8 = validatesUTF8
+        self.receiveBufferLimit = max(1, receiveBufferLimit)
     }
 
     /// The URL with its query's credentials masked, for log lines.

@@ -5,15 +5,6 @@ import NIOWebSocket
 import WSClient
 
 extension WebSocketConnection {
-    /// Runs inside WSClient's handler: stays until the reader is done or the caller closed.
-    /// (When it returns, WSClient sends a close frame if none was sent and finishes the handshake.)
-    func serve() async throws {
-        if case .readerFailed(let error) = await waitForRelease() {
-            // Rethrown so WSClient closes with the matching code (1002, 1007, 1009 …).
-            throw error
-        }
-    }
-
     /// How the connection ended, from WSClient's result, the close frame this side sent (if
     /// any), and what the reader and caller did.
     func classify(_ result: Result<WebSocketCloseFrame?, any Error>) -> ConnectionOutcome {

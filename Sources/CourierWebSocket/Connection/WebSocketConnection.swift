@@ -9,11 +9,13 @@ import WSClient
 /// An open WebSocket connection: send text or binary messages, read ``messages`` as they
 /// arrive, and ``close(code:reason:)`` with a close code.
 ///
-/// Made by ``WebSocketClient/connect()``. Reading is pulled by the reader: while nobody iterates
-/// ``messages``, frames wait in the socket and the peer is slowed down (TCP back-pressure), so a
-/// slow reader never makes memory grow. (``WebSocketSession`` adds a bounded buffer with a
-/// choice of policy.) Cancelling the task that iterates ``messages`` closes the connection with
-/// 1000 and ends the iteration with ``NetworkError/taskCancelled``.
+/// Made by ``WebSocketClient/connect()``. The socket is read all the time (so pings are answered
+/// and the heartbeat sees pongs even while nobody iterates ``messages``) into a bounded queue
+/// (`receiveBufferLimit` messages); when it is full, reading pauses until the reader catches up
+/// and the peer is slowed down by TCP back-pressure, so a slow reader never makes memory grow.
+/// (``WebSocketSession`` adds a buffer with a choice of policy.) Cancelling the task that
+/// iterates ``messages`` closes the connection with 1000 and ends the iteration with
+/// `NetworkError.taskCancelled`.
 ///
 /// ```swift
 /// let connection = try await WebSocketClient(configuration: .init(url: url)).connect()
@@ -23,6 +25,7 @@ import WSClient
 public final class WebSocketConnection: Sendable {
     let writer: WebSocketOutboundWriter
     let source: WebSocketInboundMessageStream
+    let inbound: MessageBuffer
     let configuration: WebSocketConfiguration
     let logger: Logger
     let closeWatch: OutgoingCloseWatch
@@ -37,14 +40,16 @@ public final class WebSocketConnection: Sendable {
         self.configuration = configuration
         self.closeWatch = closeWatch
         self.logger = logger
+        inbound = MessageBuffer(policy: .suspend(limit: configuration.receiveBufferLimit))
+        inbound.onTermination { [weak self] in self?.readerCancelled() }
     }
 
     /// The incoming messages, in order. Ends (nil) when the connection closes normally — by
     /// either side with 1000 or 1001 — and throws the ``NetworkError`` that ended it otherwise:
     /// ``NetworkError/webSocketError(_:)`` for close codes, heartbeat timeouts and protocol
     /// violations, ``NetworkError/networkError(_:)`` for a connection lost without a close frame.
-    /// It can be iterated once.
-    public var messages: WebSocketMessages { WebSocketMessages(connection: self) }
+    /// Read it from one task at a time.
+    public var messages: WebSocketMessages { WebSocketMessages(buffer: inbound) }
 
     /// Sends a text message.
     public func send(text: String) async throws(NetworkError) {
@@ -84,7 +89,8 @@ public final class WebSocketConnection: Sendable {
         if first {
             logger.debug("websocket closing", metadata: ["code": "\(code)"])
             try? await writer.close(WebSocketErrorCode(codeNumber: code), reason: reason)
-            releaseHandlerIfIdle(.closeRequested)
+            // A socket reader waiting for room stops, so WSClient can finish the close handshake.
+            inbound.releaseProducer()
             scheduleCloseTimeout()
         }
         _ = await outcome()
@@ -114,8 +120,9 @@ public final class WebSocketConnection: Sendable {
         }
     }
 
-    /// Records the end and wakes everyone waiting for it.
+    /// Records the end and wakes everyone waiting for it; the reader gets what is queued, then the end.
     func finish(with outcome: ConnectionOutcome) {
+        defer { inbound.finish(outcome) }
         let waiters = lifecycle.withLock { state -> [CheckedContinuation<ConnectionOutcome, Never>] in
             guard state.outcome == nil else { return [] }
             state.outcome = outcome
@@ -125,28 +132,21 @@ public final class WebSocketConnection: Sendable {
         for waiter in waiters { waiter.resume(returning: outcome) }
     }
 
-    /// The handler (which must stay inside WSClient's closure while the socket is read) waits
-    /// here until the reader has finished or the caller closed without a reader.
-    func waitForRelease() async -> HandlerRelease {
-        await withCheckedContinuation { continuation in
-            let ready = lifecycle.withLock { state -> HandlerRelease? in
-                if let release = state.pendingRelease { return release }
-                state.handlerWaiter = continuation
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
+    /// Runs inside WSClient's handler: reads the socket into the queue until the stream ends, the
+    /// reader goes away, or the caller closes. (When it returns, WSClient sends a close frame if
+    /// none was sent and finishes the close handshake.)
+    func serve() async throws {
+        var iterator = source.makeAsyncIterator()
+        // A protocol error is rethrown, so WSClient closes with the matching code (1002, 1007, 1009 …).
+        while let message = try await iterator.next() {
+            guard await inbound.push(WebSocketMessage(message)) else { return }
         }
     }
 
-    /// Lets the handler return, unless a read is in progress (the reader releases it when done).
-    func releaseHandlerIfIdle(_ release: HandlerRelease) {
-        let waiter = lifecycle.withLock { state -> CheckedContinuation<HandlerRelease, Never>? in
-            guard !state.reading, state.pendingRelease == nil else { return nil }
-            state.pendingRelease = release
-            defer { state.handlerWaiter = nil }
-            return state.handlerWaiter
-        }
-        waiter?.resume(returning: release)
+    /// The task reading ``messages`` was cancelled: close with 1000, as a caller's close would.
+    private func readerCancelled() {
+        lifecycle.withLock { $0.cancelledByReader = true }
+        Task { await self.close() }
     }
 
     func attach(runTask: Task<Void, Never>) {

@@ -3,102 +3,28 @@ import Foundation
 import WSClient
 
 /// The incoming messages of a ``WebSocketConnection``: an `AsyncSequence` whose failure is
-/// ``NetworkError``. It can be iterated once; a second iteration ends at once.
+/// `NetworkError`. Read it from one task at a time.
 public struct WebSocketMessages: AsyncSequence, Sendable {
     /// A whole message.
     public typealias Element = WebSocketMessage
     /// The one error it throws.
     public typealias Failure = NetworkError
 
-    let connection: WebSocketConnection
+    let buffer: MessageBuffer
 
-    /// An iterator that reads the socket as it is asked for messages.
+    /// An iterator over the connection's queue.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(connection: connection)
+        Iterator(buffer: buffer)
     }
 
-    /// Reads the next message from the socket when asked (answering pings meanwhile).
+    /// Takes the next message from the connection's queue, waiting for one.
     public struct Iterator: AsyncIteratorProtocol {
-        let connection: WebSocketConnection
-        var underlying: WebSocketInboundMessageStream.AsyncIterator?
-        var done = false
+        let buffer: MessageBuffer
 
-        /// The next message; nil after a normal close; throws what ended the connection otherwise.
+        /// The next message; nil after a normal close; throws what ended the connection otherwise
+        /// (`NetworkError.taskCancelled` when the reading task is cancelled).
         public mutating func next() async throws(NetworkError) -> WebSocketMessage? {
-            if done { return nil }
-            var iterator: WebSocketInboundMessageStream.AsyncIterator
-            if let underlying {
-                iterator = underlying
-            } else {
-                guard connection.lifecycle.withLock({ state in
-                    defer { state.iteratorTaken = true }
-                    return !state.iteratorTaken
-                }) else {
-                    done = true
-                    return try await connection.endOfMessages()
-                }
-                iterator = connection.source.makeAsyncIterator()
-            }
-            guard connection.beginRead() else {
-                done = true
-                return try await connection.endOfMessages()
-            }
-            do {
-                let message = try await iterator.next()
-                underlying = iterator
-                connection.endRead()
-                if let message { return WebSocketMessage(message) }
-                done = true
-                return try await connection.readerFinished(cancelled: Task.isCancelled)
-            } catch {
-                underlying = iterator
-                connection.endRead()
-                done = true
-                if Task.isCancelled || error is CancellationError {
-                    return try await connection.readerFinished(cancelled: true)
-                }
-                connection.releaseHandlerIfIdle(.readerFailed(error))
-                return try await connection.endOfMessages()
-            }
-        }
-    }
-}
-
-extension WebSocketConnection {
-    /// Marks a read as in progress, unless the connection is already over for readers.
-    func beginRead() -> Bool {
-        lifecycle.withLock { state in
-            guard state.pendingRelease == nil, state.outcome == nil else { return false }
-            state.reading = true
-            return true
-        }
-    }
-
-    /// Ends a read; if the caller asked to close meanwhile, the handler may return now.
-    func endRead() {
-        let closeRequested = lifecycle.withLock { state in
-            state.reading = false
-            return state.closeRequested
-        }
-        if closeRequested { releaseHandlerIfIdle(.closeRequested) }
-    }
-
-    /// The stream ended under the reader: let the handler finish, then report how it ended.
-    func readerFinished(cancelled: Bool) async throws(NetworkError) -> WebSocketMessage? {
-        if cancelled {
-            lifecycle.withLock { $0.cancelledByReader = true }
-            releaseHandlerIfIdle(.readerFinished)
-            throw .taskCancelled
-        }
-        releaseHandlerIfIdle(.readerFinished)
-        return try await endOfMessages()
-    }
-
-    /// nil after a normal close, the failure otherwise.
-    func endOfMessages() async throws(NetworkError) -> WebSocketMessage? {
-        switch await outcome() {
-        case .normal: return nil
-        case .failed(let error): throw error
+            try await buffer.next()
         }
     }
 }

@@ -15,7 +15,7 @@ final class SessionCore: Sendable {
 
     let client: WebSocketClient
     let policy: ReconnectPolicy
-    let buffer: SessionBuffer
+    let buffer: MessageBuffer
     let states: AsyncStream<WebSocketSessionState>
     private let statesContinuation: AsyncStream<WebSocketSessionState>.Continuation
     private let sleep: @Sendable (Duration) async throws -> Void
@@ -40,9 +40,8 @@ final class SessionCore: Sendable {
         self.random = random
         self.onConnect = onConnect
         (states, statesContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
-        let stopper = Stopper()
-        self.buffer = SessionBuffer(policy: buffer, onTermination: { stopper.stop() })
-        stopper.core = self
+        self.buffer = MessageBuffer(policy: buffer)
+        self.buffer.onTermination { [weak self] in self?.stop() }
     }
 
     var currentConnection: WebSocketConnection? { mutable.withLock { $0.connection } }
@@ -148,15 +147,4 @@ final class SessionCore: Sendable {
         mutable.withLock { $0.state = state }
         statesContinuation.yield(state)
     }
-}
-
-/// Lets the buffer stop the session that owns it without a retain cycle at creation.
-private final class Stopper: Sendable {
-    private struct Weak { weak var core: SessionCore? }
-    private let target = Mutex(Weak())
-    var core: SessionCore? {
-        get { target.withLock { $0.core } }
-        set { target.withLock { $0.core = newValue } }
-    }
-    func stop() { core?.stop() }
 }

@@ -97,14 +97,14 @@ public struct WebSocketSessionMessages: AsyncSequence, Sendable {
     /// The one error it throws.
     public typealias Failure = NetworkError
 
-    let buffer: SessionBuffer
+    let buffer: MessageBuffer
 
     /// An iterator over the session's buffer.
     public func makeAsyncIterator() -> Iterator { Iterator(buffer: buffer) }
 
     /// Takes messages from the session's buffer.
     public struct Iterator: AsyncIteratorProtocol {
-        let buffer: SessionBuffer
+        let buffer: MessageBuffer
 
         /// The next message; nil once the session was closed; throws why the session gave up.
         public mutating func next() async throws(NetworkError) -> WebSocketMessage? {

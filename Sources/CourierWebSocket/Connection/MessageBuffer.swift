@@ -1,8 +1,9 @@
 import Courier
 import Synchronization
 
-/// The bounded queue between a session's socket reader (one producer) and its caller (one consumer).
-final class SessionBuffer: Sendable {
+/// The bounded queue between a socket reader (one producer) and the caller reading messages
+/// (one consumer), for a connection and, with its own policy, for a session.
+final class MessageBuffer: Sendable {
     private struct State {
         var items: [WebSocketMessage] = []
         var head = 0
@@ -28,11 +29,24 @@ final class SessionBuffer: Sendable {
 
     private let state = Mutex(State())
     private let policy: WebSocketBufferPolicy
-    private let onTermination: @Sendable () -> Void
+    private let terminationHandler = Mutex<(@Sendable () -> Void)?>(nil)
 
-    init(policy: WebSocketBufferPolicy, onTermination: @escaping @Sendable () -> Void) {
+    init(policy: WebSocketBufferPolicy) {
         self.policy = policy
-        self.onTermination = onTermination
+    }
+
+    /// Runs `handler` once when the reader goes away (its task was cancelled).
+    func onTermination(_ handler: @escaping @Sendable () -> Void) {
+        terminationHandler.withLock { $0 = handler }
+    }
+
+    /// Wakes a producer waiting for room with `false` (the connection is closing: stop reading).
+    func releaseProducer() {
+        let producer = state.withLock { state in
+            defer { state.producer = nil }
+            return state.producer
+        }
+        producer?.0.resume(returning: false)
     }
 
     var dropped: Int { state.withLock { $0.dropped } }
@@ -132,6 +146,6 @@ final class SessionBuffer: Sendable {
         }
         consumer?.resume(throwing: NetworkError.taskCancelled)
         producer?.0.resume(returning: false)
-        if first { onTermination() }
+        if first { terminationHandler.withLock { $0 }?() }
     }
 }
