@@ -61,7 +61,7 @@ struct CoinTickerCommand: AsyncParsableCommand {
             running = started
             url = URL(string: "ws://\(started.host):\(started.port)/websocket/v1?interval=\(sandboxInterval)")!
             if sandboxDropMs > 0 {
-                _ = try await NetworkClient().response(TickerFaults(baseURL: started.baseURL, dropAfterMs: sandboxDropMs))
+                _ = try await NetworkClient().response(TickerFaults(baseURL: started.baseURL, knobs: ["dropAfterMs": sandboxDropMs]))
             }
         }
         var logger = Logger(label: "courier.ticker")
@@ -137,11 +137,11 @@ final class TickerScreenBox: Sendable {
     }
 }
 
-/// `POST /ticker/faults?dropAfterMs=` on the in-process sandbox.
+/// `POST /ticker/faults?…` on the in-process sandbox: the ticker stand-in's fault knobs.
 struct TickerFaults: Endpoint {
     let baseURL: URL
-    let dropAfterMs: Int
+    let knobs: RequestParameters
     var path: String { "/ticker/faults" }
     var method: HTTPMethod { .post }
-    var task: HTTPTask { .requestParameters(["dropAfterMs": dropAfterMs], encoding: .url) }
+    var task: HTTPTask { .requestParameters(knobs, encoding: .url) }
 }
