@@ -17,6 +17,21 @@ public struct CulturalEventAnswer: Sendable, Equatable {
     public static let empty = CulturalEventAnswer(totalCount: 0, rows: [])
 }
 
+/// What one `culturalEventInfo` call answered, made programs (see
+/// ``SeoulAnswerParser/programs(_:reading:)``): rows without usable dates are left out.
+public struct CulturalProgramAnswer: Sendable, Equatable {
+    /// `list_total_count`: rows matching the request's filters in the whole list.
+    public var totalCount: Int
+    /// The programs of the requested range, in the rows' order.
+    public var programs: [CulturalProgram]
+
+    /// An answer.
+    public init(totalCount: Int, programs: [CulturalProgram]) {
+        self.totalCount = totalCount
+        self.programs = programs
+    }
+}
+
 /// The service's `RESULT`: a code such as `INFO-000` and a Korean message.
 public struct SeoulResult: Codable, Sendable, Equatable {
     /// `CODE`, e.g. `"INFO-000"`, `"ERROR-336"`.

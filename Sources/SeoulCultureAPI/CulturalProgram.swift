@@ -74,90 +74,6 @@ public struct CulturalProgram: Codable, Sendable, Equatable, Identifiable {
         case noDates(title: String)
     }
 
-    /// The program of `row`.
-    public init(row: consuming CulturalEventRow) throws(RowError) {
-        var row = row
-        // DATE ("start~end") is the fallback when STRTDATE/END_DATE are unusable.
-        guard let start = SeoulDay(row.startDate) ?? SeoulDay(row.dateRange) else { throw .noDates(title: row.title) }
-        let end = SeoulDay(row.endDate) ?? row.dateRange.split(separator: "~", maxSplits: 1).last.flatMap { SeoulDay($0) } ?? start
-        let (latitude, longitude) = Self.coordinates(row.lat, row.lot)
-        self.id = Self.stableID(for: row)
-        self.title = FieldText.trimmed(row.title)
-        self.category = Self.take(&row.codeName)
-        self.district = Self.take(&row.district)
-        self.place = Self.take(&row.place)
-        self.startDate = start
-        self.endDate = max(start, end)
-        self.isFree = FieldText.trimmed(row.isFree) == "무료"
-        self.fee = Self.take(&row.fee)
-        self.latitude = latitude
-        self.longitude = longitude
-        self.homepageLink = FieldText.link(row.homepage)
-        self.ticketLink = FieldText.link(row.orgLink)
-        self.imageLink = FieldText.link(row.mainImage)
-        self.organization = Self.take(&row.organization)
-        self.target = Self.take(&row.target)
-        self.player = Self.take(&row.player)
-        self.program = Self.take(&row.program)
-        self.notes = Self.take(&row.etcDescription)
-        self.inquiry = Self.take(&row.inquiry)
-        self.time = Self.take(&row.time)
-        self.ticket = Self.take(&row.ticket)
-    }
-
-    /// The text of `field`, leaving `""`: a move (`swap`), not a copy — the retain and later
-    /// release of a dozen strings a row showed in the profile of building 10,000 programs.
-    private static func take(_ field: inout String) -> String {
-        var taken = ""
-        swap(&taken, &field)
-        return taken
-    }
-
-    /// Seoul's latitude and longitude ranges: LAT and LOT are trusted by value, not by name
-    /// (the data had them swapped for a while; the seed app swapped them back on purpose).
-    public static func coordinates(_ a: String, _ b: String) -> (latitude: Double?, longitude: Double?) {
-        let latitudes = 33.0...39.0, longitudes = 124.0...132.0
-        guard let x = Double(FieldText.trimmed(a)), let y = Double(FieldText.trimmed(b)) else { return (nil, nil) }
-        if latitudes.contains(x), longitudes.contains(y) { return (x, y) }
-        if latitudes.contains(y), longitudes.contains(x) { return (y, x) }
-        return (nil, nil)
-    }
-
-    /// A 12-hex-digit FNV-1a hash of the row's title, dates, place and page: the same row gives
-    /// the same id on every run and machine (Swift's `Hasher` is seeded per process).
-    public static func stableID(for row: CulturalEventRow) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        // Over contiguous UTF-8 (`withUTF8`): walking `String.UTF8View` index by index made this
-        // hash the largest single cost of building a program.
-        func mix(_ part: String) {
-            var part = part
-            part.withUTF8 { bytes in
-                for byte in bytes {
-                    hash ^= UInt64(byte)
-                    hash &*= 0x100_0000_01b3
-                }
-            }
-            hash ^= 0x1f
-            hash &*= 0x100_0000_01b3
-        }
-        mix(row.title)
-        mix(row.startDate)
-        mix(row.endDate)
-        mix(row.dateRange)
-        mix(row.place)
-        mix(row.homepage)
-        // The low 48 bits as 12 lower-case hex digits.
-        let digits: StaticString = "0123456789abcdef"
-        return String(unsafeUninitializedCapacity: 12) { buffer in
-            var value = hash
-            for index in (0..<12).reversed() {
-                buffer[index] = digits.utf8Start[Int(value & 0xF)]
-                value >>= 4
-            }
-            return 12
-        }
-    }
-
     /// The programs of `rows`, in their order; rows without usable dates are left out.
     public static func programs(from rows: consuming [CulturalEventRow]) -> [CulturalProgram] {
         // Rows are moved out one by one (reverse, then popLast), so each row's strings pass to
@@ -174,4 +90,70 @@ public struct CulturalProgram: Codable, Sendable, Equatable, Identifiable {
 
     /// True when the program runs on `day`.
     public func runs(on day: SeoulDay) -> Bool { startDate <= day && day <= endDate }
+}
+
+extension CulturalProgram {
+    /// The program of `row`.
+    public init(row: consuming CulturalEventRow) throws(RowError) {
+        var row = row
+        guard let (start, end) = Self.days(start: SeoulDay(row.startDate), end: SeoulDay(row.endDate), dateRange: { row.dateRange }) else {
+            throw .noDates(title: row.title)
+        }
+        let (latitude, longitude) = Self.coordinates(row.lat, row.lot)
+        self.init(
+            id: Self.stableID(for: row), title: FieldText.trimmed(row.title), category: Self.take(&row.codeName),
+            district: Self.take(&row.district), place: Self.take(&row.place), startDate: start, endDate: end,
+            isFree: Self.isFree(row.isFree), fee: Self.take(&row.fee), latitude: latitude, longitude: longitude,
+            homepageLink: FieldText.link(row.homepage), ticketLink: FieldText.link(row.orgLink), imageLink: FieldText.link(row.mainImage),
+            organization: Self.take(&row.organization), target: Self.take(&row.target), player: Self.take(&row.player),
+            program: Self.take(&row.program), notes: Self.take(&row.etcDescription), inquiry: Self.take(&row.inquiry),
+            time: Self.take(&row.time), ticket: Self.take(&row.ticket))
+    }
+
+    /// The text of `field`, leaving `""`: a move (`swap`), not a copy — the retain and later
+    /// release of a dozen strings a row showed in the profile of building 10,000 programs.
+    private static func take(_ field: inout String) -> String {
+        var taken = ""
+        swap(&taken, &field)
+        return taken
+    }
+
+    /// The first and last day of a row whose STRTDATE and END_DATE read as `start` and `end`:
+    /// DATE (`"start~end"`, asked for only when needed) stands in for an unusable one; nil when
+    /// there is no first day. The last day is never before the first.
+    static func days(start: SeoulDay?, end: SeoulDay?, dateRange: () -> String) -> (first: SeoulDay, last: SeoulDay)? {
+        if let start, let end { return (start, max(start, end)) }
+        let range = dateRange()
+        guard let first = start ?? SeoulDay(range) else { return nil }
+        let last = end ?? range.split(separator: "~", maxSplits: 1).last.flatMap { SeoulDay($0) } ?? first
+        return (first, max(first, last))
+    }
+
+    /// Whether `IS_FREE` says free (`"무료"`, white space around it ignored).
+    static func isFree(_ text: String) -> Bool {
+        FieldText.trimmed(text) == "무료"
+    }
+
+    /// Seoul's latitude and longitude ranges: LAT and LOT are trusted by value, not by name
+    /// (the data had them swapped for a while; the seed app swapped them back on purpose).
+    public static func coordinates(_ a: String, _ b: String) -> (latitude: Double?, longitude: Double?) {
+        let latitudes = 33.0...39.0, longitudes = 124.0...132.0
+        guard let x = Double(FieldText.trimmed(a)), let y = Double(FieldText.trimmed(b)) else { return (nil, nil) }
+        if latitudes.contains(x), longitudes.contains(y) { return (x, y) }
+        if latitudes.contains(y), longitudes.contains(x) { return (y, x) }
+        return (nil, nil)
+    }
+
+    /// A 12-hex-digit FNV-1a hash of the row's title, dates, place and page: the same row gives
+    /// the same id on every run and machine (Swift's `Hasher` is seeded per process).
+    public static func stableID(for row: CulturalEventRow) -> String {
+        var id = StableID()
+        id.mix(row.title)
+        id.mix(row.startDate)
+        id.mix(row.endDate)
+        id.mix(row.dateRange)
+        id.mix(row.place)
+        id.mix(row.homepage)
+        return id.text
+    }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Cheap text clean-up for the row fields, on the hot path of building thousands of programs.
 /// Foundation's `trimmingCharacters(in:)` bridges through NSString on Linux (about 1 µs a call,
 /// eight calls a row); almost no field has anything to trim, so the two ends are looked at first
@@ -16,11 +18,45 @@ enum FieldText {
     /// `text`, trimmed, when it is an http(s) link without inner spaces or control characters
     /// (so `URL(string:)` takes it); nil otherwise.
     static func link(_ text: String) -> String? {
+        // Printable ASCII only (as links almost always are): nothing to trim, nothing unclean.
+        var text = text
+        let printable = text.withUTF8 { bytes in
+            Self.startsAsLink(bytes) && Self.isPrintableASCII(bytes)
+        }
+        if printable { return text }
         var trimmed = trimmed(text)
         let clean = trimmed.withUTF8 { bytes in
-            (bytes.starts(with: "https://".utf8) || bytes.starts(with: "http://".utf8)) && !bytes.contains { $0 <= 0x20 || $0 == 0x7F }
+            Self.startsAsLink(bytes) && !bytes.contains { $0 <= 0x20 || $0 == 0x7F }
         }
         return clean ? trimmed : nil
+    }
+
+    /// Whether every byte is printable ASCII (0x21–0x7E), looked at eight at a time.
+    static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            // A high bit where a byte is below 0x21, or (adding 1) above 0x7E — exact for "any".
+            if (((word &- ones &* 0x21) & ~word) | (word &+ ones) | word) & highs != 0 { return false }
+            index += 8
+        }
+        while index < bytes.count {
+            if bytes[index] <= 0x20 || bytes[index] >= 0x7F { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// Whether `bytes` start with `https://` or `http://`.
+    private static func startsAsLink(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        func starts(_ prefix: StaticString) -> Bool {
+            let count = prefix.utf8CodeUnitCount
+            guard bytes.count >= count, let base = bytes.baseAddress else { return false }
+            return memcmp(base, prefix.utf8Start, count) == 0
+        }
+        return starts("https://") || starts("http://")
     }
 
     /// Unicode's White_Space property, spelled out: `properties.isWhitespace` looks the scalar up

@@ -20,30 +20,51 @@ public enum SeoulAnswerParser {
         let first = body.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) }
         if first == UInt8(ascii: "<") {
             guard let result = XMLResult.parse(body) else { throw .unexpectedAnswer(excerpt(body)) }
-            return try answer(result, total: 0, rows: [])
+            let (total, rows) = try answer(result, total: 0, rows: [CulturalEventRow]())
+            return CulturalEventAnswer(totalCount: total, rows: rows)
         }
-        let envelope: Envelope
+        let envelope: Envelope<CulturalEventRow>
         if reading == .scanner, let scanned = SeoulJSONScanner.envelope(body) {
             envelope = scanned
         } else {
             do {
-                envelope = try JSONDecoder().decode(Envelope.self, from: body)
+                envelope = try JSONDecoder().decode(Envelope<CulturalEventRow>.self, from: body)
             } catch {
                 throw .unexpectedAnswer(excerpt(body))
             }
         }
+        let (total, rows) = try answer(envelope, body: body)
+        return CulturalEventAnswer(totalCount: total, rows: rows)
+    }
+
+    /// Parses `body` into programs: what ``CulturalProgram/programs(from:)`` makes of
+    /// ``parse(_:reading:)``'s rows, with the same errors. With `.scanner` a JSON body is read
+    /// straight into programs, without a ``CulturalEventRow`` between (the dates become days from
+    /// the bytes, fields the model does not keep are only checked); a body the scanner does not
+    /// take is read by JSONDecoder, and its rows made programs.
+    public static func programs(_ body: Data, reading: JSONReading = .scanner) throws(SeoulAPIError) -> CulturalProgramAnswer {
+        if reading == .scanner, let scanned = SeoulJSONScanner.programEnvelope(body) {
+            let (total, programs) = try answer(scanned, body: body)
+            return CulturalProgramAnswer(totalCount: total, programs: programs)
+        }
+        let answer = try parse(body, reading: .foundation)
+        return CulturalProgramAnswer(totalCount: answer.totalCount, programs: CulturalProgram.programs(from: answer.rows))
+    }
+
+    /// The total and rows of a JSON answer, or its error.
+    private static func answer<Row>(_ envelope: Envelope<Row>, body: Data) throws(SeoulAPIError) -> (total: Int, rows: [Row]) {
         if let wrapped = envelope.culturalEventInfo {
             let result = wrapped.result ?? SeoulResult(code: SeoulResult.ok, message: "")
             return try answer(result, total: wrapped.listTotalCount ?? 0, rows: wrapped.row ?? [])
         }
-        if let result = envelope.result { return try answer(result, total: 0, rows: []) }
+        if let result = envelope.result { return try answer(result, total: 0, rows: [Row]()) }
         throw .unexpectedAnswer(excerpt(body))
     }
 
-    private static func answer(_ result: SeoulResult, total: Int, rows: [CulturalEventRow]) throws(SeoulAPIError) -> CulturalEventAnswer {
+    private static func answer<Row>(_ result: SeoulResult, total: Int, rows: [Row]) throws(SeoulAPIError) -> (total: Int, rows: [Row]) {
         switch result.code {
-        case SeoulResult.ok: return CulturalEventAnswer(totalCount: total, rows: rows)
-        case SeoulResult.noData: return .empty
+        case SeoulResult.ok: return (total, rows)
+        case SeoulResult.noData: return (0, [])
         case SeoulResult.invalidKey: throw .invalidAPIKey
         default: throw .service(code: result.code, message: result.message)
         }
@@ -54,8 +75,10 @@ public enum SeoulAnswerParser {
         return body.isEmpty ? "(empty body)" : text
     }
 
-    struct Envelope: Decodable {
-        var culturalEventInfo: Wrapped?
+    /// The answer's JSON: rows of type `Row` (``CulturalEventRow``s, or programs made straight
+    /// from the bytes by the scanner).
+    struct Envelope<Row> {
+        var culturalEventInfo: Wrapped<Row>?
         var result: SeoulResult?
 
         enum CodingKeys: String, CodingKey {
@@ -64,10 +87,10 @@ public enum SeoulAnswerParser {
         }
     }
 
-    struct Wrapped: Decodable {
+    struct Wrapped<Row> {
         var listTotalCount: Int?
         var result: SeoulResult?
-        var row: [CulturalEventRow]?
+        var row: [Row]?
 
         enum CodingKeys: String, CodingKey {
             case listTotalCount = "list_total_count"
@@ -76,6 +99,9 @@ public enum SeoulAnswerParser {
         }
     }
 }
+
+extension SeoulAnswerParser.Envelope: Decodable where Row: Decodable {}
+extension SeoulAnswerParser.Wrapped: Decodable where Row: Decodable {}
 
 /// The `CODE` and `MESSAGE` of an XML answer, read with Foundation's XMLParser.
 final class XMLResult: NSObject, XMLParserDelegate {

@@ -59,13 +59,22 @@ public final class SeoulCultureClient: Sendable {
 
     /// Rows `start`…`end` (1-based, inclusive, at most 1,000) with the service's own filters.
     public func rows(start: Int, end: Int, filter: CulturalEventFilter = CulturalEventFilter()) async throws(SeoulAPIError) -> CulturalEventAnswer {
-        let body: Data
+        try SeoulAnswerParser.parse(try await body(start: start, end: end, filter: filter))
+    }
+
+    /// Rows `start`…`end` made programs (rows without usable dates left out): read straight
+    /// into programs by ``SeoulAnswerParser/programs(_:reading:)``.
+    public func programs(start: Int, end: Int, filter: CulturalEventFilter = CulturalEventFilter()) async throws(SeoulAPIError) -> CulturalProgramAnswer {
+        try SeoulAnswerParser.programs(try await body(start: start, end: end, filter: filter))
+    }
+
+    /// The body of the call for rows `start`…`end`.
+    private func body(start: Int, end: Int, filter: CulturalEventFilter) async throws(SeoulAPIError) -> Data {
         do {
-            body = try await client.response(CulturalEventAPI.rows(key: key, start: start, end: end, filter: filter)).body
+            return try await client.response(CulturalEventAPI.rows(key: key, start: start, end: end, filter: filter)).body
         } catch {
             throw SeoulAPIError(error)
         }
-        return try SeoulAnswerParser.parse(body)
     }
 
     /// `list_total_count` for `filter`, from rows 1–1.
@@ -92,7 +101,7 @@ public final class SeoulCultureClient: Sendable {
                 do throws(SeoulAPIError) {
                     // Programs are made in the page's own task, while other pages are still on
                     // the wire (and on another core), not all at the end.
-                    return CulturalProgram.programs(from: try await self.rows(start: page.firstRow, end: page.lastRow, filter: filter).rows)
+                    return try await self.programs(start: page.firstRow, end: page.lastRow, filter: filter).programs
                 } catch {
                     let failure = SeoulAPIError.pageFailed(page: page.index + 1, pages: pages, firstRow: page.firstRow, lastRow: page.lastRow, reason: error)
                     if !error.isCancellation { firstFailure.withLock { $0 = $0 ?? failure } }

@@ -37,9 +37,15 @@ public struct SeoulDay: Sendable, Hashable, Comparable, Codable, CustomStringCon
     /// Parses the first ten characters of `text` as `YYYY-MM-DD` (so `"2026-10-03 00:00:00.0"`
     /// works); nil for anything else.
     public init?(_ text: some StringProtocol) {
+        self.init(utf8: text.utf8)
+    }
+
+    /// ``init(_:)`` on UTF-8 bytes as they are: the JSON scanner reads STRTDATE/END_DATE straight
+    /// from the answer's bytes, without making a String of them.
+    init?<Bytes: Collection<UInt8>>(utf8: Bytes) {
         // Read from the UTF-8 bytes: a fixed format needs no formatter, and 20,000 of these are
         // parsed per 10,000 rows.
-        var bytes = text.utf8.drop { $0 == 0x20 || $0 == 0x09 }.prefix(10).makeIterator()
+        var bytes = utf8.drop { $0 == 0x20 || $0 == 0x09 }.prefix(10).makeIterator()
         func number(_ count: Int) -> Int? {
             var value = 0
             for _ in 0..<count {

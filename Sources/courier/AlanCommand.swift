@@ -54,13 +54,13 @@ struct AlanAskCommand: AsyncParsableCommand {
                             Terminal.error(dim ? "\u{1B}[2m\(sentence)\u{1B}[0m" : sentence)
                         case .token(let token):
                             printed += token
-                            FileHandle.standardOutput.write(Data(token.utf8))
+                            Terminal.write(token, to: STDOUT_FILENO)
                         case .complete(let whole):
                             // The whole answer repeats the tokens: print only what did not arrive yet.
                             if whole.hasPrefix(printed) {
-                                FileHandle.standardOutput.write(Data((String(whole.dropFirst(printed.count)) + "\n").utf8))
+                                Terminal.write(String(whole.dropFirst(printed.count)) + "\n", to: STDOUT_FILENO)
                             } else {
-                                FileHandle.standardOutput.write(Data(("\n" + whole + "\n").utf8))
+                                Terminal.write("\n" + whole + "\n", to: STDOUT_FILENO)
                             }
                         }
                     }

@@ -89,14 +89,14 @@ final class CoinReportScreen: Sendable {
 
     func finish() {
         state.withLock { $0.finished = true }
-        FileHandle.standardOutput.write(Data("\n".utf8))
+        Terminal.write("\n", to: STDOUT_FILENO)
     }
 
     /// Redraws the whole screen in place.
     func draw() {
         state.withLock { state in
             guard !state.finished else { return }
-            FileHandle.standardOutput.write(Data(("\u{1B}[H\u{1B}[2J" + render(state)).utf8))
+            Terminal.write("\u{1B}[H\u{1B}[2J" + render(state), to: STDOUT_FILENO)
         }
     }
 

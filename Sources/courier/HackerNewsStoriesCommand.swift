@@ -38,14 +38,14 @@ struct HackerNewsStoriesCommand: AsyncParsableCommand {
                 guard !json else { continue }
                 // Redraw in place what fits on the screen; the whole list comes at the end.
                 let lines = stories.prefix(visible).map(HackerNewsTerminal.storyLine)
-                FileHandle.standardOutput.write(Data((HackerNewsTerminal.erase(lines: drawn) + lines.joined(separator: "\n") + "\n").utf8))
+                Terminal.write(HackerNewsTerminal.erase(lines: drawn) + lines.joined(separator: "\n") + "\n", to: STDOUT_FILENO)
                 drawn = lines.count
             }
             if json {
                 Terminal.output(try HackerNewsJSON.encode(final.map(StoryJSON.init)))
             } else {
                 let lines = final.map(HackerNewsTerminal.storyLine)
-                FileHandle.standardOutput.write(Data((HackerNewsTerminal.erase(lines: drawn) + lines.joined(separator: "\n") + "\n").utf8))
+                Terminal.write(HackerNewsTerminal.erase(lines: drawn) + lines.joined(separator: "\n") + "\n", to: STDOUT_FILENO)
                 Terminal.error("\(final.count) of the first \(limit) \(list.rawValue) stories")
             }
         }

@@ -45,7 +45,7 @@ struct JSONCommand: ParsableCommand {
             let answer = String(decoding: input, as: UTF8.self)
             do {
                 let extraction = try LLMAnswerDecoder(schema: jsonSchema).extract(fromAnswer: answer)
-                FileHandle.standardOutput.write(Data((extraction.json + "\n").utf8))
+                Terminal.output(extraction.json)
                 if report {
                     Self.writeError(extraction.report.description)
                     if extraction.report.isTruncated { Self.writeError("answer was truncated") }
@@ -62,7 +62,7 @@ struct JSONCommand: ParsableCommand {
         }
 
         private static func writeError(_ text: String) {
-            FileHandle.standardError.write(Data((text + "\n").utf8))
+            Terminal.error(text)
         }
     }
 }

@@ -29,7 +29,7 @@ final class RawTerminal {
         } else {
             saved = nil
         }
-        FileHandle.standardOutput.write(Data("\u{1B}[?25l".utf8))
+        Terminal.write("\u{1B}[?25l", to: STDOUT_FILENO)
         // Ctrl-C still interrupts (ISIG stays on): put the terminal back before leaving.
         signal(SIGINT, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
@@ -64,6 +64,6 @@ final class RawTerminal {
 
     private static func restore(_ saved: termios?) {
         if var saved { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
-        FileHandle.standardOutput.write(Data("\u{1B}[?25h".utf8))
+        Terminal.write("\u{1B}[?25h", to: STDOUT_FILENO)
     }
 }

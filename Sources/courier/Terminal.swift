@@ -24,6 +24,7 @@ enum Terminal {
 
     /// `text` exactly as given (no newline added) to `descriptor`, all of it.
     static func write(_ text: String, to descriptor: Int32) {
+        brokenPipeIsAnError.touch()
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
@@ -40,6 +41,15 @@ enum Terminal {
         }
     }
 }
+
+/// SIGPIPE ignored, once, before the first write: a command without SwiftNIO (`courier json
+/// extract`) was killed by the signal (status 141) where the others saw EPIPE and ended with 0.
+private struct BrokenPipeIsAnError: Sendable {
+    init() { signal(SIGPIPE, SIG_IGN) }
+    func touch() {}
+}
+
+private let brokenPipeIsAnError = BrokenPipeIsAnError()
 
 /// `write(2)`.
 private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {

@@ -32,7 +32,7 @@ struct UsersPasswordOptions: ParsableArguments {
 
     /// Reads one line from the terminal with echo off; the prompt goes to stderr.
     private static func prompt(_ text: String) throws -> String {
-        FileHandle.standardError.write(Data(text.utf8))
+        Terminal.write(text, to: STDERR_FILENO)
         var saved = termios()
         let canHide = tcgetattr(STDIN_FILENO, &saved) == 0
         if canHide {
@@ -42,7 +42,7 @@ struct UsersPasswordOptions: ParsableArguments {
         }
         defer {
             if canHide { _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
-            FileHandle.standardError.write(Data("\n".utf8))
+            Terminal.write("\n", to: STDERR_FILENO)
         }
         guard let line = readLine(strippingNewline: true), !line.isEmpty else { throw ValidationError("no password given") }
         return line

@@ -71,29 +71,51 @@ extension SeoulSuite {
             let home = try Self.temporaryDataHome()
             defer { try? FileManager.default.removeItem(at: home) }
             try await withSeoulSandbox { sandbox in
-                let process = Process()
-                process.executableURL = try Self.binary()
-                process.arguments = ["raon", "list", "--base-url", sandbox.seoulRoot.absoluteString, "--key", testKey, "--today", "2026-11-20"]
-                var environment = ProcessInfo.processInfo.environment
-                environment["XDG_DATA_HOME"] = home.path
-                process.environment = environment
-                let pipe = Pipe()
-                process.standardOutput = pipe
-                process.standardError = FileHandle.nullDevice
-                let reader = pipe.fileHandleForReading
-                let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
-                    process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-                    do { try process.run() } catch { return continuation.resume(throwing: error) }
-                    // Like `head -3`, on its own thread (the read blocks): read a little, then close the
-                    // read end while the list (≈140 kB, more than a pipe holds) is still being written.
-                    Thread.detachNewThread {
-                        _ = reader.readData(ofLength: 200)
-                        try? reader.close()
-                    }
-                }
-                #expect(status == 0)
-                #expect(process.terminationReason == .exit)
+                let process = try await Self.closedPipeRun(
+                    ["raon", "list", "--base-url", sandbox.seoulRoot.absoluteString, "--key", testKey, "--today", "2026-11-20"], home: home)
+                #expect(process.status == 0)
+                #expect(process.reason == .exit)
             }
+        }
+
+        @Test("`courier json extract | head` too: a command without SwiftNIO ends with 0, not killed by SIGPIPE")
+        func closedPipeWithoutNetworking() async throws {
+            let home = try Self.temporaryDataHome()
+            defer { try? FileManager.default.removeItem(at: home) }
+            // An answer whose JSON (≈300 kB) is more than a pipe holds.
+            let items = (0..<1_500).map { #"{"n":\#($0),"text":"\#(String(repeating: "x", count: 180))"}"# }
+            let answer = home.appendingPathComponent("answer.txt")
+            try Data(("Here it is:\n```json\n{\"items\":[" + items.joined(separator: ",") + "]}\n```\n").utf8).write(to: answer)
+            let process = try await Self.closedPipeRun(["json", "extract"], home: home, input: answer)
+            #expect(process.status == 0)
+            #expect(process.reason == .exit)
+        }
+
+        /// Runs `courier arguments…` (stdin from `input`) and, like `head -3`, reads a little of its
+        /// output, then closes the read end while it is still writing.
+        static func closedPipeRun(_ arguments: [String], home: URL, input: URL? = nil) async throws -> (status: Int32, reason: Process.TerminationReason) {
+            let process = Process()
+            process.executableURL = try Self.binary()
+            process.arguments = arguments
+            var environment = ProcessInfo.processInfo.environment
+            environment["XDG_DATA_HOME"] = home.path
+            process.environment = environment
+            if let input { process.standardInput = try FileHandle(forReadingFrom: input) }
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            let reader = pipe.fileHandleForReading
+            let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
+                process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+                do { try process.run() } catch { return continuation.resume(throwing: error) }
+                // On its own thread (the read blocks): read a little, then close the read end
+                // while the output (more than a pipe holds) is still being written.
+                Thread.detachNewThread {
+                    _ = reader.readData(ofLength: 200)
+                    try? reader.close()
+                }
+            }
+            return (status, process.terminationReason)
         }
     }
 }
