@@ -53,35 +53,44 @@ final class MessageBuffer: Sendable {
 
     /// Adds a message; under `.suspend` waits for room. False when the reader has gone.
     func push(_ message: WebSocketMessage) async -> Bool {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            enum Action { case deliver(CheckedContinuation<WebSocketMessage?, any Error>), done(Bool), wait }
-            let action = state.withLock { state -> Action in
-                if state.terminated || state.ending != nil { return .done(false) }
-                if let consumer = state.consumer {
-                    state.consumer = nil
-                    return .deliver(consumer)
-                }
-                if state.count < policy.limit {
-                    state.items.append(message)
-                    return .done(true)
-                }
-                if case .dropOldest = policy {
-                    _ = state.popFirst()
-                    state.dropped += 1
-                    state.items.append(message)
-                    return .done(true)
-                }
-                state.producer = (continuation, message)
-                return .wait
+        // Fast path without a continuation: a waiting reader takes it, or there is room.
+        enum Action { case deliver(CheckedContinuation<WebSocketMessage?, any Error>), done(Bool), wait }
+        let action = state.withLock { state -> Action in
+            if state.terminated || state.ending != nil { return .done(false) }
+            if let consumer = state.consumer {
+                state.consumer = nil
+                return .deliver(consumer)
             }
-            switch action {
-            case .deliver(let consumer):
-                consumer.resume(returning: message)
-                continuation.resume(returning: true)
-            case .done(let accepted):
-                continuation.resume(returning: accepted)
-            case .wait:
-                break
+            if state.count < policy.limit {
+                state.items.append(message)
+                return .done(true)
+            }
+            if case .dropOldest = policy {
+                _ = state.popFirst()
+                state.dropped += 1
+                state.items.append(message)
+                return .done(true)
+            }
+            return .wait
+        }
+        switch action {
+        case .deliver(let consumer):
+            consumer.resume(returning: message)
+            return true
+        case .done(let accepted):
+            return accepted
+        case .wait:
+            return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let ready = state.withLock { state -> Bool? in
+                    if state.terminated || state.ending != nil { return false }
+                    if state.count < policy.limit {
+                        state.items.append(message)
+                        return true
+                    }
+                    state.producer = (continuation, message)
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
             }
         }
     }
@@ -105,17 +114,31 @@ final class MessageBuffer: Sendable {
 
     /// The next message, waiting for one; nil at a normal end.
     func next() async throws(NetworkError) -> WebSocketMessage? {
+        if Task.isCancelled {
+            terminate()
+            throw .taskCancelled
+        }
+        // Fast path without a continuation: a message is queued, or the end is known.
+        let ready = state.withLock { state -> Result<WebSocketMessage?, NetworkError>? in
+            if state.terminated { return .failure(.taskCancelled) }
+            if let first = state.popFirst() {
+                admitWaitingProducer(&state)
+                return .success(first)
+            }
+            switch state.ending {
+            case .normal?: return .success(nil)
+            case .failed(let error)?: return .failure(error)
+            case nil: return nil
+            }
+        }
+        if let ready { return try ready.get() }
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<WebSocketMessage?, any Error>) in
                     let result = state.withLock { state -> Result<WebSocketMessage?, NetworkError>? in
                         if state.terminated { return .failure(.taskCancelled) }
                         if let first = state.popFirst() {
-                            if let (producer, message) = state.producer {
-                                state.producer = nil
-                                state.items.append(message)
-                                producer.resume(returning: true)
-                            }
+                            admitWaitingProducer(&state)
                             return .success(first)
                         }
                         switch state.ending {
@@ -134,6 +157,14 @@ final class MessageBuffer: Sendable {
         } catch {
             throw NetworkError(error)
         }
+    }
+
+    /// A producer waiting for room gets it: its message is queued and it goes on.
+    private func admitWaitingProducer(_ state: inout State) {
+        guard let (producer, message) = state.producer else { return }
+        state.producer = nil
+        state.items.append(message)
+        producer.resume(returning: true)
     }
 
     /// The reader went away (its task was cancelled): wake both sides and tell the session.
