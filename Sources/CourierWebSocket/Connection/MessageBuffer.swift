@@ -4,7 +4,7 @@ import Synchronization
 /// The bounded queue between a socket reader (one producer) and the caller reading messages
 /// (one consumer), for a connection and, with its own policy, for a session.
 final class MessageBuffer: Sendable {
-    private struct State {
+    struct State {
         var items: [WebSocketMessage] = []
         var head = 0
         var consumer: CheckedContinuation<WebSocketMessage?, any Error>?
@@ -12,6 +12,12 @@ final class MessageBuffer: Sendable {
         var ending: ConnectionOutcome?
         var terminated = false
         var dropped = 0
+        // Connections only (see MessageBuffer+SocketTurn.swift): who reads the socket now.
+        var socketReader = SocketReader.none
+        var lastCallerRead = ContinuousClock.now
+        var socketOver = false
+        var socketError: (any Error)?
+        var closing = false
 
         var count: Int { items.count - head }
 
@@ -27,7 +33,7 @@ final class MessageBuffer: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    let state = Mutex(State())
     private let policy: WebSocketBufferPolicy
     private let terminationHandler = Mutex<(@Sendable () -> Void)?>(nil)
 
@@ -160,7 +166,7 @@ final class MessageBuffer: Sendable {
     }
 
     /// A producer waiting for room gets it: its message is queued and it goes on.
-    private func admitWaitingProducer(_ state: inout State) {
+    func admitWaitingProducer(_ state: inout State) {
         guard let (producer, message) = state.producer else { return }
         state.producer = nil
         state.items.append(message)

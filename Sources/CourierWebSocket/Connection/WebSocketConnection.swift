@@ -24,7 +24,7 @@ import WSClient
 /// ```
 public final class WebSocketConnection: Sendable {
     let writer: WebSocketOutboundWriter
-    let source: WebSocketInboundMessageStream
+    let socket: SocketIterator
     let inbound: MessageBuffer
     let configuration: WebSocketConfiguration
     let logger: Logger
@@ -36,7 +36,7 @@ public final class WebSocketConnection: Sendable {
         closeWatch: OutgoingCloseWatch, logger: Logger
     ) {
         self.writer = writer
-        self.source = source
+        self.socket = SocketIterator(source)
         self.configuration = configuration
         self.closeWatch = closeWatch
         self.logger = logger
@@ -49,7 +49,7 @@ public final class WebSocketConnection: Sendable {
     /// ``NetworkError/webSocketError(_:)`` for close codes, heartbeat timeouts and protocol
     /// violations, ``NetworkError/networkError(_:)`` for a connection lost without a close frame.
     /// Read it from one task at a time.
-    public var messages: WebSocketMessages { WebSocketMessages(buffer: inbound) }
+    public var messages: WebSocketMessages { WebSocketMessages(connection: self) }
 
     /// Sends a text message.
     public func send(text: String) async throws(NetworkError) {
@@ -89,7 +89,9 @@ public final class WebSocketConnection: Sendable {
         if first {
             logger.debug("websocket closing", metadata: ["code": "\(code)"])
             try? await writer.close(WebSocketErrorCode(codeNumber: code), reason: reason)
-            // A socket reader waiting for room stops, so WSClient can finish the close handshake.
+            // A socket reader waiting for room stops, and the handler reads the peer's close
+            // frame at once, so WSClient can finish the close handshake.
+            inbound.markClosing()
             inbound.releaseProducer()
             scheduleCloseTimeout()
         }
@@ -132,14 +134,65 @@ public final class WebSocketConnection: Sendable {
         for waiter in waiters { waiter.resume(returning: outcome) }
     }
 
-    /// Runs inside WSClient's handler: reads the socket into the queue until the stream ends, the
-    /// reader goes away, or the caller closes. (When it returns, WSClient sends a close frame if
-    /// none was sent and finishes the close handshake.)
+    /// Runs inside WSClient's handler: reads the socket into the queue whenever the caller is
+    /// not reading it, until the stream ends, the reader goes away, or the caller closes. (When
+    /// it returns, WSClient sends a close frame if none was sent and finishes the close
+    /// handshake; it must not return during the caller's turn, hence the turns.)
     func serve() async throws {
-        var iterator = source.makeAsyncIterator()
-        // A protocol error is rethrown, so WSClient closes with the matching code (1002, 1007, 1009 …).
-        while let message = try await iterator.next() {
-            guard await inbound.push(WebSocketMessage(message)) else { return }
+        while await inbound.awaitBackgroundTurn(idle: .milliseconds(50)) {
+            let message: WSCore.WebSocketMessage?
+            do {
+                message = try await socket.next()
+            } catch {
+                inbound.endTurn(caller: false, over: true, error: error)
+                // Rethrown, so WSClient closes with the matching code (1002, 1007, 1009 …).
+                throw error
+            }
+            guard let message else {
+                inbound.endTurn(caller: false, over: true)
+                return
+            }
+            let accepted = await inbound.push(WebSocketMessage(message))
+            inbound.endTurn(caller: false, over: !accepted)
+            if !accepted { return }
+        }
+        if let error = inbound.socketError { throw error }
+    }
+
+    /// The next message for the caller: queued ones first, else read from the socket on the
+    /// caller's own task when it is free, else wait for the handler's read.
+    func nextMessage() async throws(NetworkError) -> WebSocketMessage? {
+        if Task.isCancelled {
+            inbound.terminate()
+            throw .taskCancelled
+        }
+        switch inbound.claimForCaller() {
+        case .message(let message): return message
+        case .failure(let error): throw error
+        case .wait: return try await inbound.next()
+        case .readSocket: break
+        }
+        do {
+            if let message = try await socket.next() {
+                inbound.endTurn(caller: true, over: false)
+                return WebSocketMessage(message)
+            }
+            inbound.endTurn(caller: true, over: true)
+        } catch {
+            inbound.endTurn(caller: true, over: true, error: error)
+        }
+        if Task.isCancelled {
+            inbound.terminate()
+            throw .taskCancelled
+        }
+        return try await endOfMessages()
+    }
+
+    /// nil after a normal close, the failure otherwise.
+    func endOfMessages() async throws(NetworkError) -> WebSocketMessage? {
+        switch await outcome() {
+        case .normal: return nil
+        case .failed(let error): throw error
         }
     }
 

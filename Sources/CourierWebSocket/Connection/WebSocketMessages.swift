@@ -10,21 +10,21 @@ public struct WebSocketMessages: AsyncSequence, Sendable {
     /// The one error it throws.
     public typealias Failure = NetworkError
 
-    let buffer: MessageBuffer
+    let connection: WebSocketConnection
 
-    /// An iterator over the connection's queue.
+    /// An iterator over the connection's messages.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(buffer: buffer)
+        Iterator(connection: connection)
     }
 
-    /// Takes the next message from the connection's queue, waiting for one.
+    /// Takes the next message, waiting for one.
     public struct Iterator: AsyncIteratorProtocol {
-        let buffer: MessageBuffer
+        let connection: WebSocketConnection
 
         /// The next message; nil after a normal close; throws what ended the connection otherwise
         /// (`NetworkError.taskCancelled` when the reading task is cancelled).
         public mutating func next() async throws(NetworkError) -> WebSocketMessage? {
-            try await buffer.next()
+            try await connection.nextMessage()
         }
     }
 }

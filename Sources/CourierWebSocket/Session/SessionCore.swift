@@ -53,21 +53,32 @@ final class SessionCore: Sendable {
         mutable.withLock { $0.loop = loop }
     }
 
-    /// Stops without waiting (the reader went away, or the session was released).
+    /// Stops without waiting (the reader went away, or the session was released): nothing
+    /// re-dials from now on.
     func stop() {
-        guard !isStopped else { return }
-        Task { await self.close(code: 1000, reason: nil) }
+        let first = mutable.withLock { state in
+            defer { state.stopped = true }
+            return !state.stopped
+        }
+        guard first else { return }
+        Task { await self.shutDown(code: 1000, reason: nil) }
     }
 
     func close(code: Int, reason: String?) async {
-        let (first, connection, loop) = mutable.withLock { state in
+        let first = mutable.withLock { state in
             defer { state.stopped = true }
-            return (!state.stopped, state.connection, state.loop)
+            return !state.stopped
         }
         guard first else {
-            await loop?.value
+            await mutable.withLock { $0.loop }?.value
             return
         }
+        await shutDown(code: code, reason: reason)
+    }
+
+    /// Closes the current connection, ends the loop, and reports `.closed(nil)`.
+    private func shutDown(code: Int, reason: String?) async {
+        let (connection, loop) = mutable.withLock { ($0.connection, $0.loop) }
         buffer.finish(.normal(code))
         await connection?.close(code: code, reason: reason)
         loop?.cancel()
@@ -124,15 +135,25 @@ final class SessionCore: Sendable {
         }
         emit(.connected)
         let start = elapsed()
+        let ending: NetworkError
         do {
-            for try await message in connection.messages where !(await buffer.push(message)) {
-                return (.taskCancelled, elapsed() - start)
-            }
-            let code = connection.closeCode ?? 1000
-            return (.webSocketError(.closed(code: code, reason: nil)), elapsed() - start)
+            ending = try await pump(connection)
         } catch {
-            return (error, elapsed() - start)
+            ending = error
         }
+        // Whatever ended the pump, the socket is closed before the next attempt (a no-op when
+        // the connection has ended already; a close frame when the reader went away).
+        await connection.close()
+        return (ending, elapsed() - start)
+    }
+
+    /// Moves the connection's messages into the session's buffer until one of them ends.
+    private func pump(_ connection: WebSocketConnection) async throws(NetworkError) -> NetworkError {
+        for try await message in connection.messages where !(await buffer.push(message)) {
+            stop()  // the session's reader has gone
+            return .taskCancelled
+        }
+        return .webSocketError(.closed(code: connection.closeCode ?? 1000, reason: nil))
     }
 
     private func giveUp(_ failure: NetworkError) {
