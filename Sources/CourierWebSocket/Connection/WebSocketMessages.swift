@@ -1,5 +1,7 @@
 import Courier
 import Foundation
+import NIOCore
+import NIOFoundationCompat
 import WSClient
 
 /// The incoming messages of a ``WebSocketConnection``: an `AsyncSequence` whose failure is
@@ -33,7 +35,8 @@ extension WebSocketMessage {
     init(_ message: WSCore.WebSocketMessage) {
         switch message {
         case .text(let text): self = .text(text)
-        case .binary(let buffer): self = .binary(Data(buffer.readableBytesView))
+        // The Data shares the buffer's storage: no copy of the message.
+        case .binary(let buffer): self = .binary(Data(buffer: buffer, byteTransferStrategy: .noCopy))
         }
     }
 }
