@@ -5,40 +5,63 @@ import Foundation
 import Synchronization
 import Testing
 
-/// Python's `websockets` (Scripts/websockets-peer.py), started as a separate process on loopback.
+/// Python's `websockets` (Scripts/websockets-peer.py), started once as a separate process on
+/// loopback; it exits when this process does (its stdin closes). Starting it and checking for it
+/// block on a Dispatch thread, never on the concurrency pool (only as many threads as cores).
 final class PythonPeer: Sendable {
     let port: Int
     private let process: Process
     private let input: Pipe
 
-    /// Whether `python3` with the `websockets` package is here (`.ci/run` installs it).
-    static let available: Bool = {
-        let check = Process()
-        check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        check.arguments = ["python3", "-c", "import websockets.asyncio.server"]
-        check.standardError = FileHandle.nullDevice
-        guard (try? check.run()) != nil else { return false }
-        check.waitUntilExit()
-        return check.terminationStatus == 0
-    }()
+    /// The one peer the suite uses.
+    static let shared = Task { try await PythonPeer.start() }
 
-    init() throws {
+    /// Whether `python3` with the `websockets` package is here (`.ci/run` installs it).
+    static func available() async -> Bool {
+        await offPool {
+            let check = Process()
+            check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            check.arguments = ["python3", "-c", "import websockets.asyncio.server"]
+            check.standardError = FileHandle.nullDevice
+            guard (try? check.run()) != nil else { return false }
+            check.waitUntilExit()
+            return check.terminationStatus == 0
+        }
+    }
+
+    private static func start() async throws -> PythonPeer {
         let script = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Scripts/websockets-peer.py")
-        process = Process()
+        let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path]
-        input = Pipe()
+        let input = Pipe()
         let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
         try process.run()
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
-            line.append(byte)
+        let port = await offPool {
+            var line = Data()
+            while let byte = try? output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
+                line.append(byte)
+            }
+            return Int(String(decoding: line, as: UTF8.self)) ?? 0
         }
-        port = Int(String(decoding: line, as: UTF8.self)) ?? 0
+        return PythonPeer(port: port, process: process, input: input)
+    }
+
+    private init(port: Int, process: Process, input: Pipe) {
+        self.port = port
+        self.process = process
+        self.input = input
+    }
+
+    /// Runs blocking `work` on a Dispatch thread.
+    private static func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: work()) }
+        }
     }
 
     func url(_ path: String) -> URL { URL(string: "ws://127.0.0.1:\(port)\(path)")! }
@@ -56,18 +79,16 @@ final class PythonPeer: Sendable {
         return result
     }
 
-    deinit {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-    }
 }
 
-@Suite("WebSocket conformance against Python's websockets", .serialized, .enabled(if: PythonPeer.available, "needs python3 with websockets (.ci/run installs it)"))
+@Suite(
+    "WebSocket conformance against Python's websockets", .serialized,
+    .enabled("needs python3 with websockets (.ci/run installs it)") { await PythonPeer.available() })
 struct WebsocketsPeerConformanceTests {
     let peer: PythonPeer
 
-    init() throws {
-        peer = try PythonPeer()
+    init() async throws {
+        peer = try await PythonPeer.shared.value
         #expect(peer.port > 0)
     }
 

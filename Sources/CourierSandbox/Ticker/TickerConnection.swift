@@ -35,41 +35,45 @@ final class TickerConnection: Sendable {
         let openedAt = ContinuousClock.now
         var index = hub.feed.currentIndex(interval: interval)
         var silent = false
-        while channel.isActive {
-            if subscription.withLock({ $0.readerDone }), !silent { break }
-            let faults = hub.currentFaults
-            if faults.dropAfterMs > 0, openedAt.duration(to: .now) >= .milliseconds(faults.dropAfterMs) {
-                hub.record { $0.droppedByServer += 1 }
-                if faults.dropMode == "close" {
-                    try? await outbound.close(WebSocketErrorCode(codeNumber: 1012), reason: "service restart")
-                } else {
-                    try? await channel.close()
+        do {
+            while channel.isActive {
+                if subscription.withLock({ $0.readerDone }), !silent { break }
+                let faults = hub.currentFaults
+                if faults.dropAfterMs > 0, openedAt.duration(to: .now) >= .milliseconds(faults.dropAfterMs) {
+                    hub.record { $0.droppedByServer += 1 }
+                    if faults.dropMode == "close" {
+                        try? await outbound.close(WebSocketErrorCode(codeNumber: 1012), reason: "service restart")
+                    } else {
+                        try? await channel.close()
+                    }
+                    return
                 }
-                return
+                if faults.silent || silent {
+                    // Stop reading (so pings go unanswered) and sending, until the client gives up.
+                    silent = true
+                    reader.cancel()
+                    try await Task.sleep(for: .milliseconds(20))
+                    continue
+                }
+                let (codes, snapshotDue) = subscription.withLock { state in
+                    defer { state.snapshotDue = false }
+                    return (state.codes, state.snapshotDue)
+                }
+                if snapshotDue {
+                    index = hub.feed.currentIndex(interval: interval)
+                    try await send(codes, at: index, snapshot: true)
+                    if let kind = hub.takeMalformed() { try await sendMalformed(kind) }
+                }
+                let nextTick = hub.feed.time(of: index + 1, interval: interval).timeIntervalSinceNow
+                if nextTick > 0 {
+                    try await Task.sleep(for: .milliseconds(min(20, Int(nextTick * 1000) + 1)))
+                    continue
+                }
+                index = max(index + 1, hub.feed.currentIndex(interval: interval))
+                try await send(codes, at: index, snapshot: false)
             }
-            if faults.silent || silent {
-                // Stop reading (so pings go unanswered) and sending, until the client gives up.
-                silent = true
-                reader.cancel()
-                try await Task.sleep(for: .milliseconds(20))
-                continue
-            }
-            let (codes, snapshotDue) = subscription.withLock { state in
-                defer { state.snapshotDue = false }
-                return (state.codes, state.snapshotDue)
-            }
-            if snapshotDue {
-                index = hub.feed.currentIndex(interval: interval)
-                try await send(codes, at: index, snapshot: true)
-                if let kind = hub.takeMalformed() { try await sendMalformed(kind) }
-            }
-            let nextTick = hub.feed.time(of: index + 1, interval: interval).timeIntervalSinceNow
-            if nextTick > 0 {
-                try await Task.sleep(for: .milliseconds(min(20, Int(nextTick * 1000) + 1)))
-                continue
-            }
-            index = max(index + 1, hub.feed.currentIndex(interval: interval))
-            try await send(codes, at: index, snapshot: false)
+        } catch {
+            // A write or sleep failed: the client left while a tick was being sent.
         }
         // The client closed, dropped the socket, or (silent) gave up on its heartbeat.
         hub.record { $0.closedByClient += 1 }

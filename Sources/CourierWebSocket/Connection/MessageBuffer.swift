@@ -77,7 +77,9 @@ final class MessageBuffer: Sendable {
                 state.items.append(message)
                 return .done(true)
             }
-            return .wait
+            // Closing and full: nobody will make room, so the socket's reader stops here and
+            // WSClient reads on to the peer's close frame itself.
+            return state.closing ? .done(false) : .wait
         }
         switch action {
         case .deliver(let consumer):
@@ -87,16 +89,33 @@ final class MessageBuffer: Sendable {
             return accepted
         case .wait:
             return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                let ready = state.withLock { state -> Bool? in
-                    if state.terminated || state.ending != nil { return false }
+                // The reader may have emptied the queue and begun waiting since the fast path
+                // looked: it takes this message now (queued, it would wait beside it for good,
+                // and the next push would overtake it).
+                enum Slow { case deliver(CheckedContinuation<WebSocketMessage?, any Error>), done(Bool), parked }
+                let slow = state.withLock { state -> Slow in
+                    if state.terminated || state.ending != nil { return .done(false) }
+                    if let consumer = state.consumer {
+                        state.consumer = nil
+                        return .deliver(consumer)
+                    }
                     if state.count < policy.limit {
                         state.items.append(message)
-                        return true
+                        return .done(true)
                     }
+                    if state.closing { return .done(false) }
                     state.producer = (continuation, message)
-                    return nil
+                    return .parked
                 }
-                if let ready { continuation.resume(returning: ready) }
+                switch slow {
+                case .deliver(let consumer):
+                    consumer.resume(returning: message)
+                    continuation.resume(returning: true)
+                case .done(let accepted):
+                    continuation.resume(returning: accepted)
+                case .parked:
+                    break
+                }
             }
         }
     }

@@ -88,12 +88,13 @@ public final class WebSocketConnection: Sendable {
         }
         if first {
             logger.debug("websocket closing", metadata: ["code": "\(code)"])
+            // The timeout runs from here: even a close frame that cannot be written is bounded.
+            scheduleCloseTimeout()
             try? await writer.close(WebSocketErrorCode(codeNumber: code), reason: reason)
             // A socket reader waiting for room stops, and the handler reads the peer's close
             // frame at once, so WSClient can finish the close handshake.
             inbound.markClosing()
             inbound.releaseProducer()
-            scheduleCloseTimeout()
         }
         _ = await outcome()
     }
