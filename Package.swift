@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "HackerNewsAPI", targets: ["HackerNewsAPI"]),
         .library(name: "AlanAPI", targets: ["AlanAPI"]),
         .library(name: "SeoulCultureAPI", targets: ["SeoulCultureAPI"]),
+        .library(name: "CourierWebSocket", targets: ["CourierWebSocket"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
@@ -44,6 +45,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
     ],
     targets: [
         .target(
@@ -131,6 +134,22 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            ],
+            swiftSettings: strict
+        ),
+        // A reconnecting WebSocket client over swift-websocket's WSClient, and the Upbit-style ticker.
+        .target(
+            name: "CourierWebSocket",
+            dependencies: [
+                "Courier",
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
@@ -140,6 +159,7 @@ let package = Package(
                 "Courier", "CourierLLM", "CourierConcurrency", "AccountsAPI", "CourierSandbox", "HackerNewsAPI",
                 "AlanAPI",
                 "SeoulCultureAPI",
+                "CourierWebSocket",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -266,6 +286,19 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Benchmarks/CacheBenchmark",
+            swiftSettings: strict
+        ),
+        .testTarget(name: "CourierWebSocketTests", dependencies: ["CourierWebSocket", "Courier", "CourierSandbox", "CourierTestSupport", "CourierTesting", .product(name: "WSClient", package: "swift-websocket"), .product(name: "NIOCore", package: "swift-nio")], swiftSettings: strict),
+        .executableTarget(
+            name: "WebSocketBenchmark",
+            dependencies: [
+                "CourierWebSocket", "Courier", "CourierSandbox",
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/WebSocketBenchmark",
             swiftSettings: strict
         ),
     ]

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -37,6 +38,7 @@ public struct SandboxServer: Sendable {
     let options: Options
     let logger: Logger
     let probe = ProbeCounter()
+    let ticker = TickerHub()
 
     /// A server with `options`; nothing runs until ``start(options:logger:)`` or ``run(options:logger:)``.
     init(options: Options, logger: Logger) {
@@ -54,6 +56,7 @@ public struct SandboxServer: Sendable {
         SSERoutes().register(on: router)
         FlakyRoutes().register(on: router)
         CountedRoutes().register(on: router)
+        TickerRoutes(hub: ticker).register(on: router)
         for extensionRoutes in await SandboxExtensions.registered(options: options, logger: logger) {
             try await extensionRoutes.register(on: router)
         }
@@ -114,9 +117,13 @@ public struct SandboxServer: Sendable {
         logger: Logger,
         onListening: @escaping @Sendable (Int?) -> Void
     ) async throws -> Application<RouterResponder<SandboxRequestContext>> {
-        let router = try await SandboxServer(options: options, logger: logger).makeRouter()
+        let sandbox = SandboxServer(options: options, logger: logger)
+        let router = try await sandbox.makeRouter()
+        let webSocketRouter = Router(context: TickerRequestContext.self)
+        TickerRoutes(hub: sandbox.ticker).registerWebSocket(on: webSocketRouter)
         return Application(
             router: router,
+            server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter, configuration: .init(ws: .init(maxFrameSize: 16 << 20, autoPing: .disabled))),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "courier-sandbox"),
             onServerRunning: { channel in onListening(channel.localAddress?.port) },
             eventLoopGroupProvider: options.eventLoopGroup.map { .shared($0) } ?? .singleton,

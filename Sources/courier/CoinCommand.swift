@@ -9,8 +9,8 @@ import Synchronization
 struct CoinCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "coin",
-        abstract: "The coin report of seeds 000/002: three sections written by the Alan LLM, revealed top-down.",
-        subcommands: [CoinReportCommand.self]
+        abstract: "The coin app of seeds 000/002: the report (three sections written by the Alan LLM, revealed top-down) and live prices.",
+        subcommands: [CoinReportCommand.self, CoinTickerCommand.self]
     )
 }
 

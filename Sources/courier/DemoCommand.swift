@@ -49,6 +49,9 @@ struct DemoCommand: AsyncParsableCommand {
         let cache = await CacheDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
         steps += cache.steps
         failures += cache.failures
+        let webSocket = await WebSocketDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
+        steps += webSocket.steps
+        failures += webSocket.failures
         await sandbox.stop()
         Terminal.output("\n\(failures == 0 ? "✓" : "✗") demo finished: \(steps) steps, \(failures) unexpected — \(core.oneLine); \(accounts.oneLine)")
         if failures > 0 { throw ExitCode(1) }

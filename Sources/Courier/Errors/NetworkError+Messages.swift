@@ -82,6 +82,7 @@ extension NetworkError {
         case .rateLimited(let after):
             return after.map { "rateLimited(retryAfter: \($0))" } ?? "rateLimited"
         case .responseTooLarge(let limit): return "responseTooLarge(\(limit))"
+        case .webSocketError(let failure): return "webSocketError(\(failure))"
         case .insecureURL(let host): return "insecureURL(\(host))"
         case .modelRefusal(let text):
             let excerpt = DecodingDiagnostics.excerpt(text, limit: 120)

@@ -48,8 +48,9 @@ public enum NetworkError: Error, Sendable {
     case remoteError(Int, String)
     /// A non-success status whose body is not UTF-8 text.
     case unknown(Int)
-    /// A WebSocket or event-stream failure.
-    case webSocketError
+    /// A WebSocket failure: the handshake was rejected, the server closed with an error code,
+    /// the heartbeat timed out, or the peer broke the protocol (see ``WebSocketFailure``).
+    case webSocketError(WebSocketFailure)
 
     // MARK: General-purpose additions
 
@@ -125,6 +126,7 @@ extension NetworkError: Equatable {
         case (.responseTooLarge(let a), .responseTooLarge(let b)): return a == b
         case (.insecureURL(let a), .insecureURL(let b)): return a == b
         case (.modelRefusal(let a), .modelRefusal(let b)): return a == b
+        case (.webSocketError(let a), .webSocketError(let b)): return a == b
         default:
             guard lhs.statusCode == rhs.statusCode else { return false }
             return lhs.caseName == rhs.caseName

@@ -1,0 +1,207 @@
+import Courier
+import Synchronization
+
+/// The bounded queue between a socket reader (one producer) and the caller reading messages
+/// (one consumer), for a connection and, with its own policy, for a session.
+final class MessageBuffer: Sendable {
+    struct State {
+        var items: [WebSocketMessage] = []
+        var head = 0
+        var consumer: CheckedContinuation<WebSocketMessage?, any Error>?
+        var producer: (CheckedContinuation<Bool, Never>, WebSocketMessage)?
+        var ending: ConnectionOutcome?
+        var terminated = false
+        var dropped = 0
+        // Connections only (see MessageBuffer+SocketTurn.swift): who reads the socket now.
+        var socketReader = SocketReader.none
+        var lastCallerRead = ContinuousClock.now
+        var socketOver = false
+        var socketError: (any Error)?
+        var closing = false
+
+        var count: Int { items.count - head }
+
+        mutating func popFirst() -> WebSocketMessage? {
+            guard head < items.count else { return nil }
+            let first = items[head]
+            head += 1
+            if head > 64, head * 2 > items.count {
+                items.removeFirst(head)
+                head = 0
+            }
+            return first
+        }
+    }
+
+    let state = Mutex(State())
+    private let policy: WebSocketBufferPolicy
+    private let terminationHandler = Mutex<(@Sendable () -> Void)?>(nil)
+
+    init(policy: WebSocketBufferPolicy) {
+        self.policy = policy
+    }
+
+    /// Runs `handler` once when the reader goes away (its task was cancelled).
+    func onTermination(_ handler: @escaping @Sendable () -> Void) {
+        terminationHandler.withLock { $0 = handler }
+    }
+
+    /// Wakes a producer waiting for room with `false` (the connection is closing: stop reading).
+    func releaseProducer() {
+        let producer = state.withLock { state in
+            defer { state.producer = nil }
+            return state.producer
+        }
+        producer?.0.resume(returning: false)
+    }
+
+    var dropped: Int { state.withLock { $0.dropped } }
+
+    /// Adds a message; under `.suspend` waits for room. False when the reader has gone.
+    func push(_ message: WebSocketMessage) async -> Bool {
+        // Fast path without a continuation: a waiting reader takes it, or there is room.
+        enum Action { case deliver(CheckedContinuation<WebSocketMessage?, any Error>), done(Bool), wait }
+        let action = state.withLock { state -> Action in
+            if state.terminated || state.ending != nil { return .done(false) }
+            if let consumer = state.consumer {
+                state.consumer = nil
+                return .deliver(consumer)
+            }
+            if state.count < policy.limit {
+                state.items.append(message)
+                return .done(true)
+            }
+            if case .dropOldest = policy {
+                _ = state.popFirst()
+                state.dropped += 1
+                state.items.append(message)
+                return .done(true)
+            }
+            // Closing and full: nobody will make room, so the socket's reader stops here and
+            // WSClient reads on to the peer's close frame itself.
+            return state.closing ? .done(false) : .wait
+        }
+        switch action {
+        case .deliver(let consumer):
+            consumer.resume(returning: message)
+            return true
+        case .done(let accepted):
+            return accepted
+        case .wait:
+            return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                // The reader may have emptied the queue and begun waiting since the fast path
+                // looked: it takes this message now (queued, it would wait beside it for good,
+                // and the next push would overtake it).
+                enum Slow { case deliver(CheckedContinuation<WebSocketMessage?, any Error>), done(Bool), parked }
+                let slow = state.withLock { state -> Slow in
+                    if state.terminated || state.ending != nil { return .done(false) }
+                    if let consumer = state.consumer {
+                        state.consumer = nil
+                        return .deliver(consumer)
+                    }
+                    if state.count < policy.limit {
+                        state.items.append(message)
+                        return .done(true)
+                    }
+                    if state.closing { return .done(false) }
+                    state.producer = (continuation, message)
+                    return .parked
+                }
+                switch slow {
+                case .deliver(let consumer):
+                    consumer.resume(returning: message)
+                    continuation.resume(returning: true)
+                case .done(let accepted):
+                    continuation.resume(returning: accepted)
+                case .parked:
+                    break
+                }
+            }
+        }
+    }
+
+    /// No more messages: the reader gets the rest, then nil (normal) or the failure.
+    func finish(_ ending: ConnectionOutcome) {
+        let (consumer, producer) = state.withLock { state in
+            guard state.ending == nil else { return (nil, nil) as (CheckedContinuation<WebSocketMessage?, any Error>?, (CheckedContinuation<Bool, Never>, WebSocketMessage)?) }
+            state.ending = ending
+            let consumer = state.count == 0 ? state.consumer : nil
+            if consumer != nil { state.consumer = nil }
+            defer { state.producer = nil }
+            return (consumer, state.producer)
+        }
+        producer?.0.resume(returning: false)
+        switch ending {
+        case .normal: consumer?.resume(returning: nil)
+        case .failed(let error): consumer?.resume(throwing: error)
+        }
+    }
+
+    /// The next message, waiting for one; nil at a normal end.
+    func next() async throws(NetworkError) -> WebSocketMessage? {
+        if Task.isCancelled {
+            terminate()
+            throw .taskCancelled
+        }
+        // Fast path without a continuation: a message is queued, or the end is known.
+        let ready = state.withLock { state -> Result<WebSocketMessage?, NetworkError>? in
+            if state.terminated { return .failure(.taskCancelled) }
+            if let first = state.popFirst() {
+                admitWaitingProducer(&state)
+                return .success(first)
+            }
+            switch state.ending {
+            case .normal?: return .success(nil)
+            case .failed(let error)?: return .failure(error)
+            case nil: return nil
+            }
+        }
+        if let ready { return try ready.get() }
+        do {
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<WebSocketMessage?, any Error>) in
+                    let result = state.withLock { state -> Result<WebSocketMessage?, NetworkError>? in
+                        if state.terminated { return .failure(.taskCancelled) }
+                        if let first = state.popFirst() {
+                            admitWaitingProducer(&state)
+                            return .success(first)
+                        }
+                        switch state.ending {
+                        case .normal?: return .success(nil)
+                        case .failed(let error)?: return .failure(error)
+                        case nil:
+                            state.consumer = continuation
+                            return nil
+                        }
+                    }
+                    if let result { continuation.resume(with: result) }
+                }
+            } onCancel: {
+                terminate()
+            }
+        } catch {
+            throw NetworkError(error)
+        }
+    }
+
+    /// A producer waiting for room gets it: its message is queued and it goes on.
+    func admitWaitingProducer(_ state: inout State) {
+        guard let (producer, message) = state.producer else { return }
+        state.producer = nil
+        state.items.append(message)
+        producer.resume(returning: true)
+    }
+
+    /// The reader went away (its task was cancelled): wake both sides and tell the session.
+    func terminate() {
+        let (consumer, producer, first) = state.withLock { state in
+            let first = !state.terminated
+            state.terminated = true
+            defer { state.consumer = nil; state.producer = nil }
+            return (state.consumer, state.producer, first)
+        }
+        consumer?.resume(throwing: NetworkError.taskCancelled)
+        producer?.0.resume(returning: false)
+        if first { terminationHandler.withLock { $0 }?() }
+    }
+}

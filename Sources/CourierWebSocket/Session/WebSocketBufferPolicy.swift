@@ -1,0 +1,16 @@
+/// What a ``WebSocketSession`` does when messages arrive faster than its reader takes them.
+public enum WebSocketBufferPolicy: Sendable, Equatable {
+    /// Keep up to `limit` messages; then stop reading the socket until the reader catches up
+    /// (nothing is lost; the server is slowed down by TCP back-pressure, and pings are answered
+    /// late).
+    case suspend(limit: Int)
+    /// Keep the newest `limit` messages; drop the oldest when full (for tickers, where only the
+    /// latest price matters). Drops are counted in ``WebSocketSession/droppedMessages``.
+    case dropOldest(limit: Int)
+
+    var limit: Int {
+        switch self {
+        case .suspend(let limit), .dropOldest(let limit): max(limit, 1)
+        }
+    }
+}
