@@ -231,7 +231,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierDocsTests",
-            dependencies: ["Courier", "CourierLLM", "CourierConcurrency", "CourierCombine", "CourierTesting", "AccountsAPI", "CourierSandbox", "HackerNewsAPI", "SeoulCultureAPI", "AlanAPI"],
+            dependencies: ["Courier", "CourierLLM", "CourierConcurrency", "CourierCombine", "CourierTesting", "AccountsAPI", "CourierSandbox", "HackerNewsAPI", "SeoulCultureAPI", "AlanAPI", "CourierWebSocket"],
             swiftSettings: strict
         ),
         .testTarget(name: "CourierLLMTests", dependencies: ["CourierTestSupport", "CourierLLM", "Courier", "CourierSandbox"], resources: [.copy("Fixtures")], swiftSettings: strict),
