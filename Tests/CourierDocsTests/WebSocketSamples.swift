@@ -32,19 +32,20 @@ struct WebSocketReadmeSampleTests {
         let url = URL(string: "ws://\(sandbox.host):\(sandbox.port)/websocket/v1?interval=20")!
         let codes = Mutex<[String]>([])
         let session = Mutex<WebSocketSession?>(nil)
-        let reader = Task { () async throws(NetworkError) in
+        let reader = Task { () async throws(NetworkError) -> Bool in
             try await StayingConnected.run(url: url, handle: { data in
                 if let ticker = try? JSONDecoder().decode(UpbitTicker.self, from: data) {
                     codes.withLock { $0.append(ticker.code) }
                 }
             }, started: { started in session.withLock { $0 = started } })
+            return true
         }
         let deadline = ContinuousClock.now + .seconds(10)
         while codes.withLock({ $0.count }) < 6, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }
         await session.withLock { $0 }?.close()
-        try await reader.value   // ends normally once closed
+        #expect(try await reader.value)   // ends normally once closed
         #expect(Set(codes.withLock { $0 }) == ["KRW-BTC", "KRW-ETH"])
         #expect(codes.withLock { $0.count } >= 6)
         await sandbox.stop()
