@@ -3,7 +3,9 @@
 
 Used by CourierWebSocketTests' conformance suite. Prints its port on the first line, then serves
 until stdin closes. Paths:
-  /echo             echoes text and binary; the text "close:CODE:REASON" closes with that code
+  /echo             echoes text and binary; the text "close:CODE:REASON" closes with that code;
+                    the text "latency?" answers with the round trip of the last keepalive ping
+                    the client answered (0 before the first pong)
   /fragmented       sends a text and a binary message in fragments, then echoes
   /invalid-utf8     sends a text frame that is not UTF-8
   /close/CODE       closes at once with CODE and the reason "peer says bye"
@@ -38,6 +40,9 @@ async def handler(connection):
                 _, code, reason = message.split(":", 2)
                 await connection.close(int(code), reason)
                 return
+            if message == "latency?":
+                await connection.send(repr(connection.latency))
+                continue
             await connection.send(message)
     finally:
         await connection.wait_closed()
@@ -47,7 +52,7 @@ async def handler(connection):
 
 
 async def main():
-    async with serve(handler, "127.0.0.1", 0, max_size=16 * 1024 * 1024, ping_interval=0.2, ping_timeout=1) as server:
+    async with serve(handler, "127.0.0.1", 0, max_size=16 * 1024 * 1024, ping_interval=0.2, ping_timeout=5) as server:
         port = server.sockets[0].getsockname()[1]
         print(port, flush=True)
         loop = asyncio.get_running_loop()

@@ -21,11 +21,11 @@ struct UpbitTickerTests {
     @Test("tickers decode with prices and changes; each (code, seq) is delivered once although every reconnect re-sends the snapshot")
     func noDuplicatesAcrossReconnects() async throws {
         try await withSandbox { sandbox in
-            // Ticks every 2 s, connections dropped every 300 ms: each new connection's snapshot
-            // repeats the tick the last one already sent.
+            // One tick for the whole test (a minute long), connections dropped every 300 ms:
+            // each new connection's snapshot repeats the tick the ones before already sent.
             try await setFaults(sandbox, "dropAfterMs=300")
             let feed = UpbitTickerFeed(
-                url: webSocketURL(sandbox, "/websocket/v1?interval=2000"),
+                url: webSocketURL(sandbox, "/websocket/v1?interval=60000"),
                 codes: ["KRW-BTC", "KRW-ETH"],
                 reconnect: ReconnectPolicy(initialDelay: .milliseconds(30), maxDelay: .milliseconds(60)))
             let collected = Task { () async throws(NetworkError) -> [UpbitTicker] in
@@ -33,7 +33,8 @@ struct UpbitTickerTests {
                 for try await ticker in feed.tickers { tickers.append(ticker) }
                 return tickers
             }
-            await eventually { try await tickerStats(sandbox).opened >= 4 }
+            // Three snapshots of two codes: at least one tick of each code was sent again.
+            await eventually(timeout: .seconds(30)) { try await tickerStats(sandbox).messagesSent >= 6 }
             await feed.close()
             let tickers = try await collected.value
             let stats = try await tickerStats(sandbox)
