@@ -49,8 +49,9 @@ struct CancellationTests {
                 // 250 ms tells the two apart on a loaded 2-core CI run (medians of 75–80 ms seen
                 // there, 1–5 ms unloaded). How fast it is belongs to a benchmark, not to this bound.
                 #expect(median < .milliseconds(250), "\(path): \(elapsed)")
-                // A sanity bound for the worst try: the suite shares 2 cores with bcrypt-heavy tests.
-                #expect(elapsed.max() ?? .zero < .seconds(1), "\(path): \(elapsed)")
+                // A sanity bound for the worst try, well under the route's 5 s: the suite shares
+                // 2 cores with bcrypt-heavy tests (1.05 s seen with a build running beside).
+                #expect(elapsed.max() ?? .zero < .milliseconds(2500), "\(path): \(elapsed)")
             }
             // The streaming route notices the client went away.
             try await waitUntil { try await stats(observer, sandbox.baseURL).disconnects == 7 }

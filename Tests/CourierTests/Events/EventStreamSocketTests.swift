@@ -114,7 +114,7 @@ struct EventStreamSocketTests {
             let start = ContinuousClock.now
             await #expect(throws: NetworkError.networkError(URLError(.timedOut))) {
                 for try await _ in NetworkClient(transport: kind.make()).events(sse(sandbox, ["count": 10, "hangAfter": 2, "key": key]),
-                                                           options: EventStreamOptions(idleTimeout: .seconds(2))) {
+                                                           options: EventStreamOptions(idleTimeout: .seconds(3))) {
                     received += 1
                 }
             }
