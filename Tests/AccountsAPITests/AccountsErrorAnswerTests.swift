@@ -102,9 +102,9 @@ struct AccountsErrorAnswerTests {
 
     @Test("401 for a missing, malformed, unknown or expired token; 404 unknown id; 403 someone else's; 400 bad id")
     func tokensAndOwnership() async throws {
-        // 5 s: the dozen calls below must all run before the token lapses, also on a loaded CI machine
-        // (with 1 s they sometimes did not, and the 404/403/400 checks got 401s).
-        let sandbox = try await AccountsSandbox.start { $0.tokenLifetime = .seconds(5) }
+        // 10 s: the dozen calls below must all run before the token lapses, also on a loaded machine
+        // (with 1 s, and with 5 s beside a release build, they sometimes did not: 401s instead).
+        let sandbox = try await AccountsSandbox.start { $0.tokenLifetime = .seconds(10) }
         let alice = uniqueName("alice"), bob = uniqueName("bob")
         let aliceID = try await sandbox.register(alice)
         let bobID = try await sandbox.register(bob)
@@ -133,7 +133,7 @@ struct AccountsErrorAnswerTests {
         let unknownField = try await sandbox.raw(.patch, "/api/v1/users/\(aliceID)", json: #"{"username":"rename"}"#, headers: bearer)
         #expect(unknownField.status == 400 && unknownField.message?.hasPrefix("username: 알 수 없는 필드") == true)
 
-        try await Task.sleep(for: .milliseconds(5200))
+        try await Task.sleep(for: .milliseconds(10_200))
         let expired = try await sandbox.raw(.get, "/api/v1/users/\(aliceID)", headers: bearer)
         #expect(expired.status == 401 && expired.message == "토큰이 만료되었습니다. 다시 로그인하세요")
         let expiredAgain = try await sandbox.raw(.get, "/api/v1/users/\(aliceID)", headers: bearer)

@@ -1,4 +1,5 @@
 // Mirrors: README.md
+// Mirrors: Sources/CourierWebSocket/CourierWebSocket.docc/CourierWebSocket.md
 //
 // README's "WebSockets: staying connected" sample, line for line, run against the sandbox's
 // Upbit-style ticker: the session subscribes in `onConnect` and the messages are its tickers.
@@ -11,13 +12,12 @@ import Synchronization
 import Testing
 
 enum StayingConnected {
-    /// The README's sample; `handle` sees each message, and the loop ends when the session is closed.
-    static func run(url: URL, handle: @escaping @Sendable (Data) -> Void, started: @escaping @Sendable (WebSocketSession) -> Void) async throws(NetworkError) {
+    /// The README's sample; `handle` sees each message; cancelling the task ends it (and closes the session).
+    static func run(url: URL, handle: @escaping @Sendable (Data) -> Void) async throws(NetworkError) {
         let client = WebSocketClient(configuration: .init(url: url, pingInterval: .seconds(10)))
         let session = WebSocketSession(client: client, reconnect: .init(initialDelay: .milliseconds(250), maxDelay: .seconds(30))) { connection throws(NetworkError) in
             try await connection.send(text: UpbitSubscription.ticker(codes: ["KRW-BTC", "KRW-ETH"]))
         }
-        started(session)
         for try await message in session.messages {   // across reconnects, in order
             handle(message.data)
         }
@@ -26,26 +26,25 @@ enum StayingConnected {
 
 @Suite("README: WebSockets, staying connected")
 struct WebSocketReadmeSampleTests {
-    @Test("the README's session subscribes on connect and reads decodable tickers for both codes until it is closed")
+    @Test("the README's session subscribes on connect and reads decodable tickers for both codes; cancelling the reader ends it")
     func readmeSession() async throws {
         let sandbox = try await SandboxServer.start()
         let url = URL(string: "ws://\(sandbox.host):\(sandbox.port)/websocket/v1?interval=20")!
         let codes = Mutex<[String]>([])
-        let session = Mutex<WebSocketSession?>(nil)
         let reader = Task { () async throws(NetworkError) -> Bool in
             try await StayingConnected.run(url: url, handle: { data in
                 if let ticker = try? JSONDecoder().decode(UpbitTicker.self, from: data) {
                     codes.withLock { $0.append(ticker.code) }
                 }
-            }, started: { started in session.withLock { $0 = started } })
+            })
             return true
         }
         let deadline = ContinuousClock.now + .seconds(10)
         while codes.withLock({ $0.count }) < 6, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }
-        await session.withLock { $0 }?.close()
-        #expect(try await reader.value)   // ends normally once closed
+        reader.cancel()
+        await #expect(throws: NetworkError.taskCancelled) { _ = try await reader.value }
         #expect(Set(codes.withLock { $0 }) == ["KRW-BTC", "KRW-ETH"])
         #expect(codes.withLock { $0.count } >= 6)
         await sandbox.stop()

@@ -7,7 +7,7 @@ import Synchronization
 import WSClient
 
 /// Opens WebSocket connections over swift-websocket's `WSClient` (SwiftNIO; no hand-written
-/// framing), with Courier's error model: every failure is a ``NetworkError``.
+/// framing), with Courier's error model: every failure is a `NetworkError`.
 ///
 /// ```swift
 /// let client = WebSocketClient(configuration: .init(url: URL(string: "ws://127.0.0.1:8080/echo")!))
@@ -16,9 +16,9 @@ import WSClient
 /// for try await message in connection.messages { … }
 /// ```
 ///
-/// - A refused connection, DNS or TLS failure → ``NetworkError/networkError(_:)``.
-/// - A server that answers the handshake without upgrading → ``WebSocketFailure/handshakeRejected(status:)``.
-/// - No handshake within `handshakeTimeout` → `networkError(.timedOut)`; a cancelled task → ``NetworkError/taskCancelled``.
+/// - A refused connection, DNS or TLS failure → `NetworkError/networkError(_:)`.
+/// - A server that answers the handshake without upgrading → `WebSocketFailure/handshakeRejected(status:)`.
+/// - No handshake within `handshakeTimeout` → `networkError(.timedOut)`; a cancelled task → `NetworkError/taskCancelled`.
 public struct WebSocketClient: Sendable {
     /// Where and how to connect.
     public var configuration: WebSocketConfiguration

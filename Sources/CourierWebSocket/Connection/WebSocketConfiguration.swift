@@ -17,12 +17,12 @@ public struct WebSocketConfiguration: Sendable {
     /// Subprotocols offered in `Sec-WebSocket-Protocol`, most preferred first.
     public var subprotocols: [String]
     /// The largest message accepted or sent in one frame (bytes); a larger one ends the
-    /// connection with ``WebSocketFailure/messageTooLarge(limit:)``.
+    /// connection with `WebSocketFailure/messageTooLarge(limit:)`.
     public var maxMessageSize: Int
     /// How long the TCP connect plus the opening handshake may take.
     public var handshakeTimeout: Duration
     /// Heartbeat: a ping is sent every `pingInterval`; when a ping is still unanswered at the next
-    /// one, the connection is closed and ends with ``WebSocketFailure/pingTimeout(seconds:)``.
+    /// one, the connection is closed and ends with `WebSocketFailure/pingTimeout(seconds:)`.
     /// So a dead peer is noticed between one and two intervals after it went silent. Nil: no pings.
     public var pingInterval: Duration?
     /// How long a close handshake may wait for the peer's close frame before the socket is closed.

@@ -45,9 +45,9 @@ public final class WebSocketConnection: Sendable {
     }
 
     /// The incoming messages, in order. Ends (nil) when the connection closes normally — by
-    /// either side with 1000 or 1001 — and throws the ``NetworkError`` that ended it otherwise:
-    /// ``NetworkError/webSocketError(_:)`` for close codes, heartbeat timeouts and protocol
-    /// violations, ``NetworkError/networkError(_:)`` for a connection lost without a close frame.
+    /// either side with 1000 or 1001 — and throws the `NetworkError` that ended it otherwise:
+    /// `NetworkError/webSocketError(_:)` for close codes, heartbeat timeouts and protocol
+    /// violations, `NetworkError/networkError(_:)` for a connection lost without a close frame.
     /// Read it from one task at a time.
     public var messages: WebSocketMessages { WebSocketMessages(connection: self) }
 
@@ -61,7 +61,7 @@ public final class WebSocketConnection: Sendable {
         try await send(.binary(data))
     }
 
-    /// Sends `message` (as one frame); throws ``WebSocketFailure/notConnected`` once the
+    /// Sends `message` (as one frame); throws `WebSocketFailure/notConnected` once the
     /// connection is closing or closed.
     public func send(_ message: WebSocketMessage) async throws(NetworkError) {
         guard lifecycle.withLock({ !$0.closeRequested && $0.outcome == nil }) else {
