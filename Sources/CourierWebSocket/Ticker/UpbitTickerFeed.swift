@@ -26,6 +26,7 @@ public final class UpbitTickerFeed: Sendable {
     ///   - pingInterval: The heartbeat (a dead connection is noticed within two intervals).
     ///   - reconnect: Backoff between attempts.
     ///   - buffer: A slow reader loses the oldest prices by default: only the latest matter.
+    ///   - logger: Where reconnects and skipped messages are logged.
     public init(
         url: URL = UpbitTickerFeed.upbitURL,
         codes: [String],
