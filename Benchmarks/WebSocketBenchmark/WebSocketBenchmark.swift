@@ -13,7 +13,8 @@ import WSClient
 // `swift run -c release WebSocketBenchmark [echo|stream|reconnect …]` (default: all three).
 //
 // - echo: sequential round trips of a 32-byte text message (send, wait for the echo); round trips
-//   per second, median of interleaved rounds (goal ≥ 0.9× raw WSClient).
+//   per second in interleaved rounds; the verdict is the median of the rounds' ratios (goal ≥ 0.9×
+//   raw WSClient).
 // - stream: 1 KB binary messages, sent back to back while the echoes are read; messages per
 //   second (goal ≥ 0.9×).
 // - reconnect: a session on the ticker stand-in that drops every connection after 100 ms; time
@@ -82,8 +83,13 @@ struct WebSocketBenchmark {
     static func report(_ unit: String, _ rates: (raw: [Double], courier: [Double])) {
         let raw = median(rates.raw)
         let courier = median(rates.courier)
+        // Each round measures both back to back, so a round's ratio cancels the machine's drift
+        // between rounds (a loaded 2-core VM swings 2× from round to round); the verdict is the
+        // median of those ratios, as CourierBenchmarks does.
+        let paired = median(zip(rates.courier, rates.raw).map { $0 / $1 })
         say("  raw WSClient                 \(format(raw)) \(unit)")
-        say("  CourierWebSocket             \(format(courier)) \(unit)   \(String(format: "%.3f", courier / raw))×  goal ≥ 0.9× \(courier / raw >= 0.9 ? "✓" : "✗")")
+        say("  CourierWebSocket             \(format(courier)) \(unit)   \(String(format: "%.3f", courier / raw))× of the medians")
+        say("  median of the rounds' ratios \(String(format: "%.3f", paired))×  goal ≥ 0.9× \(paired >= 0.9 ? "✓" : "✗")")
         say("  rounds raw: \(rates.raw.map(format).joined(separator: " "))")
         say("  rounds Courier: \(rates.courier.map(format).joined(separator: " "))")
     }
