@@ -6,7 +6,11 @@
 /// ```
 public struct ProgramQuery: Sendable, Equatable {
     /// Text anywhere in the title, ignoring case; nil or empty matches all.
-    public var search: String?
+    public var search: String? {
+        get { titleSearch?.text }
+        set { titleSearch = newValue.flatMap { $0.isEmpty ? nil : TitleSearch($0) } }
+    }
+    private var titleSearch: TitleSearch?
     /// Exact category name.
     public var category: String?
     /// Exact district name.
@@ -18,7 +22,7 @@ public struct ProgramQuery: Sendable, Equatable {
 
     /// A query; the defaults match everything.
     public init(search: String? = nil, category: String? = nil, district: String? = nil, isFreeOnly: Bool = false, day: SeoulDay? = nil) {
-        self.search = search.flatMap { $0.isEmpty ? nil : $0 }
+        self.titleSearch = search.flatMap { $0.isEmpty ? nil : TitleSearch($0) }
         self.category = category
         self.district = district
         self.isFreeOnly = isFreeOnly
@@ -31,7 +35,7 @@ public struct ProgramQuery: Sendable, Equatable {
         if let category, program.category != category { return false }
         if let district, program.district != district { return false }
         if let day, !program.runs(on: day) { return false }
-        if let search, program.title.range(of: search, options: [.caseInsensitive]) == nil { return false }
+        if let titleSearch, !titleSearch.matches(program.title) { return false }
         return true
     }
 
