@@ -1,3 +1,5 @@
+import Foundation
+
 /// The app's list filters: search, category, district, free, a day — applied on the client to
 /// the full list.
 ///
@@ -51,14 +53,38 @@ extension CulturalProgram {
     public static func currentAndUpcoming(_ programs: [CulturalProgram], today: SeoulDay) -> [CulturalProgram] {
         // Sorted as indices with a day number for the first key: moving whole programs
         // (twenty-odd strings, ~330 bytes each) in the sort was most of its time.
+        // Titles are compared as UTF-8 bytes when both are plain (then in NFC, where byte order
+        // is String's order, without String's normalising comparison), with `<` otherwise.
         let kept = programs.indices.filter { programs[$0].endDate >= today }
         let dayNumbers = programs.map { $0.startDate.year * 10_000 + $0.startDate.month * 100 + $0.startDate.day }
+        var plain = [Bool](repeating: false, count: programs.count)
+        for index in kept { plain[index] = TitleSearch.isPlain(programs[index].title) }
         let order = kept.sorted { a, b in
             if dayNumbers[a] != dayNumbers[b] { return dayNumbers[a] < dayNumbers[b] }
-            if programs[a].title != programs[b].title { return programs[a].title < programs[b].title }
+            let first = programs[a].title, second = programs[b].title
+            if plain[a] && plain[b] {
+                if let before = Self.bytesPrecede(first, second) { return before }
+            } else if first != second {
+                return first < second
+            }
             return programs[a].id < programs[b].id
         }
         return order.map { programs[$0] }
+    }
+
+    /// Whether `first`'s UTF-8 bytes come before `second`'s; nil when they are equal.
+    static func bytesPrecede(_ first: String, _ second: String) -> Bool? {
+        var first = first, second = second
+        return first.withUTF8 { a in
+            second.withUTF8 { b in
+                let common = min(a.count, b.count)
+                if common > 0 {
+                    let order = memcmp(a.baseAddress!, b.baseAddress!, common)
+                    if order != 0 { return order < 0 }
+                }
+                return a.count == b.count ? nil : a.count < b.count
+            }
+        }
     }
 
     /// How many of `programs` run on each day of `month` (1-based index by day of month).

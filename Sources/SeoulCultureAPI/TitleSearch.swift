@@ -59,19 +59,20 @@ struct TitleSearch: Sendable, Equatable {
         return false
     }
 
-    /// Every character is one a case-insensitive comparison cannot match in any other way than
-    /// the byte search: ASCII, Latin-1 punctuation and symbols, Hangul syllables, general
-    /// punctuation, arrows and symbols, CJK symbols and punctuation, full-width forms other than
-    /// letters.
-    private static func isPlain(_ title: String) -> Bool {
-        for scalar in title.unicodeScalars {
+    /// Every character is one that a case-insensitive, canonical-equivalence comparison matches
+    /// only byte for byte: ASCII, Latin-1 punctuation and symbols, Hangul syllables, general
+    /// punctuation, box drawing and shapes, dingbats, CJK symbols and punctuation, full-width
+    /// forms other than letters — none cased beyond ASCII, none with a canonical decomposition
+    /// (as U+2000, U+2329 or ≠ have), none combining. Such text is in NFC, so its UTF-8 byte
+    /// order is also `String`'s order.
+    static func isPlain(_ text: String) -> Bool {
+        for scalar in text.unicodeScalars {
             switch scalar.value {
             case 0..<0x80, 0xA0...0xB4, 0xB6...0xBF, 0xD7, 0xF7: continue  // not µ (folds to Greek)
             case 0xAC00...0xD7A3: continue  // Hangul syllables (precomposed)
-            // General punctuation … arrows, box drawing … symbols; not the letterlike symbols
-            // and number forms (Kelvin sign, Roman numerals) nor the circled letters.
-            case 0x2000...0x20FF, 0x2190...0x245F, 0x2500...0x2BFF: continue
-            case 0x3000...0x303F, 0xFF01...0xFF20, 0xFF3B...0xFF40, 0xFF5B...0xFFEF: continue
+            case 0x2002...0x206F, 0x2500...0x27BF: continue
+            case 0x3000...0x3029, 0x3030...0x303F: continue  // not the combining tone marks
+            case 0xFF01...0xFF20, 0xFF3B...0xFF40, 0xFF5B...0xFFEF: continue
             default: return false
             }
         }
