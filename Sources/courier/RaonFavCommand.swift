@@ -35,9 +35,11 @@ struct RaonFavCommand: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a favourite.")
+        @OptionGroup var options: RaonOptions  // taken as by every raon command; removing needs no network
         @Argument(help: "The program's id.") var id: String
 
         func run() async throws {
+            _ = try options.day()
             let store = try await RaonFavCommand.store()
             let removed = try await store.remove(id: id.lowercased())
             try await store.close()
@@ -47,13 +49,14 @@ struct RaonFavCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List favourites (offline).")
-        @Flag(name: .long, help: "Print JSON instead of text.") var json = false
+        @OptionGroup var options: RaonOptions  // taken as by every raon command; the list is read offline
 
         func run() async throws {
+            _ = try options.day()
             let store = try await RaonFavCommand.store()
             let favourites = try await store.all()
             try await store.close()
-            if json { return Terminal.output(RaonFormat.json(favourites)) }
+            if options.json { return Terminal.output(RaonFormat.json(favourites)) }
             Terminal.output(favourites.isEmpty ? "No favourites yet: courier raon fav add ID" : favourites.map(RaonFormat.line).joined(separator: "\n"))
         }
     }
@@ -63,19 +66,14 @@ struct RaonFavCommand: AsyncParsableCommand {
 struct RaonRemindCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "remind", abstract: "Favourites that start today or within --days days (offline).")
     @Option(name: .long, help: "Look this many days ahead (default 0: today only).") var days = 0
-    @Option(name: .long, help: "Today, as YYYY-MM-DD (default: today in Seoul).") var today: String?
-    @Flag(name: .long, help: "Print JSON instead of text.") var json = false
+    @OptionGroup var options: RaonOptions  // --today and --json; the favourites are read offline
 
     func run() async throws {
-        var day = SeoulDay.today()
-        if let today {
-            guard let parsed = SeoulDay(today), today.count == 10 else { throw ValidationError("--today must be a date like 2026-11-20") }
-            day = parsed
-        }
+        let day = try options.day()
         let store = try await RaonFavCommand.store()
         let soon = try await store.starting(from: day, withinDays: days)
         try await store.close()
-        if json { return Terminal.output(RaonFormat.json(soon)) }
+        if options.json { return Terminal.output(RaonFormat.json(soon)) }
         if soon.isEmpty { return Terminal.output("No favourite starts between \(day) and \(day.adding(days: max(0, days))).") }
         for program in soon {
             let wait = day.days(to: program.startDate)

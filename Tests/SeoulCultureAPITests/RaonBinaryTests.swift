@@ -64,6 +64,20 @@ extension SeoulSuite {
                 #expect(export.status == 0 && export.output.contains("wrote 2 events"), "export: \(export.errors)")
                 let calendar = try String(contentsOf: file, encoding: .utf8)
                 #expect(ids.allSatisfy { calendar.contains("UID:\($0)@") })
+
+                // The offline subcommands take the options every raon command takes.
+                let reminders = try await Self.courier(["raon", "remind", "--days", "400", "--json"] + service, dataHome: home)
+                #expect(reminders.status == 0, "remind: \(reminders.errors)")
+                let soon = try JSONSerialization.jsonObject(with: Data(reminders.output.utf8)) as? [[String: Any]] ?? []
+                let starting = listed.prefix(2).filter { ($0["startDate"] as? String ?? "") >= "2026-11-20" }.compactMap { $0["id"] as? String }
+                #expect(Set(soon.compactMap { $0["id"] as? String }) == Set(starting))  // those starting from today on
+                let removed = try await Self.courier(["raon", "fav", "remove", ids[0]] + service, dataHome: home)
+                #expect(removed.status == 0 && removed.output.contains("removed"), "fav remove: \(removed.errors)")
+                let left = try await Self.courier(["raon", "fav", "list", "--json"] + service, dataHome: home)
+                let remaining = try JSONSerialization.jsonObject(with: Data(left.output.utf8)) as? [[String: Any]] ?? []
+                #expect(remaining.compactMap { $0["id"] as? String } == [ids[1]])
+                let badDay = try await Self.courier(["raon", "fav", "list", "--today", "2026-11-2x"], dataHome: home)
+                #expect(badDay.status == 64 && badDay.errors.contains("--today must be a date"))
             }
         }
 
