@@ -31,13 +31,16 @@ struct WebSocketSessionTests {
             for case .reconnecting(let attempt, let after, _) in log.states {
                 #expect(Self.fast.delayRange(attempt: attempt - 1).contains(after))
             }
-            // From the drop to connected again: the wait plus a local handshake.
+            // From the drop to connected again: at least the wait, at most the wait plus a local
+            // handshake (with room for a loaded 2-core machine running every suite at once: 2.6 s
+            // seen there; a reconnect stuck in its backoff would take the test's whole 10 s).
             let timed = log.timed
             for (index, entry) in timed.enumerated() {
                 guard case .reconnecting(_, let after, _) = entry.0,
                     let next = timed[(index + 1)...].first(where: { $0.0 == .connected })
                 else { continue }
-                #expect(entry.1.duration(to: next.1) < after + .seconds(2))
+                #expect(entry.1.duration(to: next.1) >= after)
+                #expect(entry.1.duration(to: next.1) < after + .seconds(5))
             }
             #expect(log.states.last == .closed(nil))
         }
@@ -58,8 +61,9 @@ struct WebSocketSessionTests {
             await eventually { !log.reconnectReasons.isEmpty }
             let detected = log.timed.first { if case .reconnecting = $0.0 { true } else { false } }
             #expect(log.reconnectReasons.first == .webSocketError(.pingTimeout(seconds: 0.2)))
-            // Noticed between one and two intervals after the silence (plus scheduling slack).
-            if let detected { #expect(silencedAt.duration(to: detected.1) < interval * 2 + .seconds(1)) }
+            // Noticed about two intervals after the silence, plus scheduling slack (1.66 s seen on
+            // a loaded machine); without the heartbeat the silent socket would never end.
+            if let detected { #expect(silencedAt.duration(to: detected.1) < interval * 2 + .seconds(3)) }
             try await setFaults(sandbox, "silent=0")
             await eventually { log.connections >= 2 }
             await session.close()
