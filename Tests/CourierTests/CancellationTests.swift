@@ -39,10 +39,11 @@ struct CancellationTests {
                     #expect(NetworkError(error) == .taskCancelled, "\(path): \(error)")
                     // With one connection per host, the next call only succeeds quickly if the
                     // cancelled request gave its connection back; a kept connection would hold it
-                    // for the route's 5 s. 3 s leaves room for a loaded CI machine (1.04 s seen).
+                    // for the route's 5 s. 4.5 s leaves room for a loaded machine (1.04 s seen on CI,
+                    // 3.2 s over URLSession with every suite running at once).
                     let next = ContinuousClock.now
                     #expect(try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/json")).statusCode == 200)
-                    #expect(ContinuousClock.now - next < .seconds(3), "\(path): pool still busy")
+                    #expect(ContinuousClock.now - next < .milliseconds(4500), "\(path): pool still busy")
                 }
                 let median = elapsed.sorted()[elapsed.count / 2]
                 // Cancellation that did not reach the transport would wait out the route (seconds);
