@@ -72,21 +72,60 @@ extension CacheMiddleware {
     }
 
     /// Stores `head` and `body` when they may be stored; returns them for the caller either way.
+    /// A body up to `maxEntryBytes` is read whole first; a larger one goes on to the caller as it
+    /// arrives while a streaming storage writes it to a file, stored only if it ends whole.
     func admit(_ head: HTTPResponse, _ body: HTTPBody?, _ exchange: Exchange, requestTime: Date) async throws -> (HTTPResponse, HTTPBody?) {
         guard CacheStorability.isStorable(exchange.request, head, requestDirectives: exchange.directives) else { return (head, body) }
-        if let body, case .known(let length) = body.length, length > maxEntryBytes { return (head, body) }
-        var data = Data()
-        if let body { data = try await BodyCollector.collect(body, limit: exchange.limit) }
-        if data.count <= maxEntryBytes {
-            let vary = head.headerFields[values: .vary].joined(separator: ", ")
-            var stored = head
-            let unstored = Self.unstored(head.headerFields)
-            stored.headerFields = head.headerFields.filter { !unstored.contains($0.name.canonicalName) }
-            let entry = CachedResponse(url: exchange.key, head: stored, body: data, requestTime: requestTime, responseTime: clock(),
-                                       varyValues: CachedResponse.varyValues(exchange.request.headerFields, vary: vary.isEmpty ? nil : vary))
-            save(entry, exchange)
+        var kept = head
+        let unstored = Self.unstored(head.headerFields)
+        kept.headerFields = head.headerFields.filter { !unstored.contains($0.name.canonicalName) }
+        let stored = kept
+        let responseTime = clock()
+        let vary = head.headerFields[values: .vary].joined(separator: ", ")
+        let varyValues = CachedResponse.varyValues(exchange.request.headerFields, vary: vary.isEmpty ? nil : vary)
+        let entry = { @Sendable (content: CachedResponse.Content) in
+            CachedResponse(url: exchange.key, head: stored, content: content, requestTime: requestTime, responseTime: responseTime, varyValues: varyValues)
         }
-        return (head, HTTPBody(data))
+        guard let body else {
+            save(entry(.bytes([])), exchange)
+            return (head, HTTPBody())
+        }
+        let streaming = storage as? any StreamingCacheStorage
+        var declared: Int?
+        if case .known(let length) = body.length {
+            declared = Int(length)
+            if length > maxEntryBytes {
+                guard let streaming, let writer = streaming.makeBodyWriter(for: exchange.key) else { return (head, body) }
+                return (head, spool(body, prefix: [], upstream: body.makeAsyncIterator(), expected: declared, writer: writer, exchange, entry))
+            }
+            if length > exchange.limit { throw NetworkError.responseTooLarge(limit: exchange.limit) }
+        }
+        // Bytes an HTTP body takes as they are: serving them later copies nothing.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(declared ?? 0)
+        var upstream = body.makeAsyncIterator()
+        while let chunk = try await upstream.next() {
+            if bytes.count + chunk.count > maxEntryBytes, let streaming, let writer = streaming.makeBodyWriter(for: exchange.key) {
+                // Longer than it may hold: what came so far, then the rest as it comes, to disk.
+                bytes += chunk
+                return (head, spool(body, prefix: bytes[...], upstream: upstream, expected: declared, writer: writer, exchange, entry))
+            }
+            if bytes.count + chunk.count > exchange.limit { throw NetworkError.responseTooLarge(limit: exchange.limit) }
+            bytes += chunk
+        }
+        if bytes.count <= maxEntryBytes { save(entry(.bytes(bytes[...])), exchange) }
+        return (head, HTTPBody(bytes[...]))
+    }
+
+    /// `body` (of which `prefix` was read and `upstream` is the rest) for the caller, spooled by
+    /// `writer`; once whole, stored as `entry` with the file as its body.
+    private func spool(_ body: HTTPBody, prefix: ArraySlice<UInt8>, upstream: HTTPBody.AsyncIterator, expected: Int?, writer: CacheBodyWriter,
+                       _ exchange: Exchange, _ entry: @escaping @Sendable (CachedResponse.Content) -> CachedResponse) -> HTTPBody {
+        logger.trace("storing a large body as it streams", metadata: ["cache.outcome": "spool"])
+        let spool = CacheBodySpool(prefix: prefix, upstream: upstream, expected: expected, writer: writer) { [self] file in
+            save(entry(.file(file)), exchange)
+        }
+        return HTTPBody(spool, length: body.length, iterationBehavior: .single)
     }
 
     /// Stores `entry` in place of the variant the request selected.
@@ -99,16 +138,27 @@ extension CacheMiddleware {
     func serve(_ entry: CachedResponse, age: Double, method: HTTPRequest.Method) -> (HTTPResponse, HTTPBody?) {
         var head = entry.head
         head.headerFields[.age] = String(Int(min(age, 2_147_483_648).rounded(.down)))
-        return (head, method == .head ? nil : HTTPBody(entry.body))
+        return (head, method == .head ? nil : Self.body(entry.content, 0..<entry.bodyLength))
+    }
+
+    /// The bytes of a stored body in `range` as an HTTP body: a slice of the stored bytes (no
+    /// copy), or the file's chunks read as the caller asks for them.
+    static func body(_ content: CachedResponse.Content, _ range: Range<Int>) -> HTTPBody {
+        switch content {
+        case .bytes(let bytes):
+            HTTPBody(bytes[(bytes.startIndex + range.lowerBound)..<(bytes.startIndex + range.upperBound)])
+        case .file(let file):
+            HTTPBody(file.chunks(in: range), length: .known(Int64(range.count)), iterationBehavior: .multiple)
+        }
     }
 
     /// A 206 with `range` of a stored complete response.
     func servePartial(_ entry: CachedResponse, _ range: ByteRange, age: Double, method: HTTPRequest.Method) -> (HTTPResponse, HTTPBody?) {
         var (head, _) = serve(entry, age: age, method: method)
         head.status = .partialContent
-        head.headerFields[.contentRange] = "bytes \(range.first)-\(range.last)/\(entry.body.count)"
+        head.headerFields[.contentRange] = "bytes \(range.first)-\(range.last)/\(entry.bodyLength)"
         head.headerFields[.contentLength] = String(range.last - range.first + 1)
-        return (head, method == .head ? nil : HTTPBody(entry.body[(entry.body.startIndex + range.first)...(entry.body.startIndex + range.last)]))
+        return (head, method == .head ? nil : Self.body(entry.content, range.first..<(range.last + 1)))
     }
 
     /// Fields never stored (RFC 9111 §3.1): hop-by-hop ones, those `Connection` lists, proxy credentials.
