@@ -87,7 +87,7 @@ extension CacheMiddleware {
             CachedResponse(url: exchange.key, head: stored, content: content, requestTime: requestTime, responseTime: responseTime, varyValues: varyValues)
         }
         guard let body else {
-            save(entry(.bytes([])), exchange)
+            save(entry(.data(Data())), exchange)
             return (head, HTTPBody())
         }
         let streaming = storage as? any StreamingCacheStorage
@@ -100,21 +100,20 @@ extension CacheMiddleware {
             }
             if length > exchange.limit { throw NetworkError.responseTooLarge(limit: exchange.limit) }
         }
-        // Bytes an HTTP body takes as they are: serving them later copies nothing.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(declared ?? 0)
+        var data = Data()
+        data.reserveCapacity(declared ?? 0)
         var upstream = body.makeAsyncIterator()
         while let chunk = try await upstream.next() {
-            if bytes.count + chunk.count > maxEntryBytes, let streaming, let writer = streaming.makeBodyWriter(for: exchange.key) {
+            if data.count + chunk.count > maxEntryBytes, let streaming, let writer = streaming.makeBodyWriter(for: exchange.key) {
                 // Longer than it may hold: what came so far, then the rest as it comes, to disk.
-                bytes += chunk
-                return (head, spool(body, prefix: bytes[...], upstream: upstream, expected: declared, writer: writer, exchange, entry))
+                let prefix = ArraySlice(data) + chunk
+                return (head, spool(body, prefix: prefix, upstream: upstream, expected: declared, writer: writer, exchange, entry))
             }
-            if bytes.count + chunk.count > exchange.limit { throw NetworkError.responseTooLarge(limit: exchange.limit) }
-            bytes += chunk
+            if data.count + chunk.count > exchange.limit { throw NetworkError.responseTooLarge(limit: exchange.limit) }
+            data.append(contentsOf: chunk)
         }
-        if bytes.count <= maxEntryBytes { save(entry(.bytes(bytes[...])), exchange) }
-        return (head, HTTPBody(bytes[...]))
+        if data.count <= maxEntryBytes { save(entry(.data(data)), exchange) }
+        return (head, CollectedBodyHandOff.body(data))
     }
 
     /// `body` (of which `prefix` was read and `upstream` is the rest) for the caller, spooled by
@@ -141,12 +140,14 @@ extension CacheMiddleware {
         return (head, method == .head ? nil : Self.body(entry.content, 0..<entry.bodyLength))
     }
 
-    /// The bytes of a stored body in `range` as an HTTP body: a slice of the stored bytes (no
-    /// copy), or the file's chunks read as the caller asks for them.
+    /// The bytes of a stored body in `range` as an HTTP body: the stored bytes (handed as they are
+    /// to a `NetworkClient` call), or the file's chunks read as the caller asks for them.
     static func body(_ content: CachedResponse.Content, _ range: Range<Int>) -> HTTPBody {
         switch content {
-        case .bytes(let bytes):
-            HTTPBody(bytes[(bytes.startIndex + range.lowerBound)..<(bytes.startIndex + range.upperBound)])
+        case .data(let data) where range.count == data.count:
+            CollectedBodyHandOff.body(data)
+        case .data(let data):
+            HTTPBody(data[(data.startIndex + range.lowerBound)..<(data.startIndex + range.upperBound)])
         case .file(let file):
             HTTPBody(file.chunks(in: range), length: .known(Int64(range.count)), iterationBehavior: .multiple)
         }
@@ -200,13 +201,13 @@ extension CacheMiddleware {
         if let body, case .known(let length) = body.length, length > maxEntryBytes { return answer }
         var data = Data()
         if let body { data = try await BodyCollector.collect(body, limit: limit) }
-        guard data.count <= maxEntryBytes else { return (head, HTTPBody(data)) }
+        guard data.count <= maxEntryBytes else { return (head, CollectedBodyHandOff.body(data)) }
         var stored = head
         let unstored = Self.unstored(head.headerFields)
         stored.headerFields = head.headerFields.filter { !unstored.contains($0.name.canonicalName) }
         let now = clock()
         storage.store([CachedResponse(url: key, head: stored, body: data, requestTime: now, responseTime: now, varyValues: [:])], for: key)
-        return (head, HTTPBody(data))
+        return (head, CollectedBodyHandOff.body(data))
     }
 
     /// Forgets what is stored for `key` and the same-origin `Location` / `Content-Location` of `head`.

@@ -35,11 +35,11 @@ public struct CachedResponse: Sendable, Equatable {
     public var body: Data {
         get {
             switch content {
-            case .bytes(let bytes): Data(bytes)
+            case .data(let data): data
             case .file(let file): file.readAll() ?? Data()
             }
         }
-        set { content = .bytes(ArraySlice(newValue)) }
+        set { content = .data(newValue) }
     }
     /// The file the body is kept in, when a disk store keeps it apart; nil for a body in memory.
     public var bodyFile: CachedBodyFile? {
@@ -48,11 +48,11 @@ public struct CachedResponse: Sendable, Equatable {
     /// The body's length in bytes.
     public var bodyLength: Int {
         switch content {
-        case .bytes(let bytes): bytes.count
+        case .data(let data): data.count
         case .file(let file): file.length
         }
     }
-    /// Where the body is: bytes kept as HTTP bodies take them, so serving copies nothing.
+    /// Where the body is.
     var content: Content
     /// When the request that produced it was sent.
     public var requestTime: Date
@@ -68,7 +68,7 @@ public struct CachedResponse: Sendable, Equatable {
         self.status = head.status.code
         self.reason = head.status.reasonPhrase
         self.fields = head.headerFields.map { Field(name: $0.name.rawName, value: $0.value) }
-        self.content = .bytes(ArraySlice(body))
+        self.content = .data(body)
         self.requestTime = requestTime
         self.responseTime = responseTime
         self.varyValues = varyValues
@@ -87,7 +87,7 @@ public struct CachedResponse: Sendable, Equatable {
         self.status = status
         self.reason = reason
         self.fields = fields
-        self.content = .bytes(ArraySlice(body))
+        self.content = .data(body)
         self.requestTime = requestTime
         self.responseTime = responseTime
         self.varyValues = varyValues
@@ -116,7 +116,7 @@ public struct CachedResponse: Sendable, Equatable {
     /// Where a stored body is.
     enum Content: Sendable, Equatable {
         /// In memory.
-        case bytes(ArraySlice<UInt8>)
+        case data(Data)
         /// In a file of a disk store.
         case file(CachedBodyFile)
     }
@@ -212,7 +212,7 @@ extension CachedResponse: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(url: try container.decode(String.self, forKey: .url), status: try container.decode(Int.self, forKey: .status),
                   reason: try container.decode(String.self, forKey: .reason), fields: try container.decode([Field].self, forKey: .fields),
-                  content: .bytes(ArraySlice(try container.decode(Data.self, forKey: .body))),
+                  content: .data(try container.decode(Data.self, forKey: .body)),
                   requestTime: try container.decode(Date.self, forKey: .requestTime),
                   responseTime: try container.decode(Date.self, forKey: .responseTime),
                   varyValues: try container.decode([String: String].self, forKey: .varyValues))

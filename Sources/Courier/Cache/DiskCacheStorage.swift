@@ -155,9 +155,9 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
     /// directory, or a new body file (its name added to `created`); nil when it cannot be written.
     private func place(_ variant: CachedResponse, key: String, created: inout [String]) -> DiskEntryFormat.Body? {
         switch variant.content {
-        case .bytes(let bytes) where bytes.count <= Self.inlineBodyBytes:
+        case .data(let bytes) where bytes.count <= Self.inlineBodyBytes:
             return .inline(bytes)
-        case .bytes(let bytes):
+        case .data(let bytes):
             let name = DiskEntryFormat.bodyFileName(for: key)
             let temporary = directoryPath + ".tmp-\(UUID().uuidString)"
             guard Self.write(bytes, to: temporary), rename(temporary, directoryPath + name) == 0 else {
@@ -174,7 +174,7 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
             // Another store's file (or another key's): copied in, never shared.
             guard let bytes = file.readAll() else { return nil }
             return place(CachedResponse(url: variant.url, status: variant.status, reason: variant.reason, fields: variant.fields,
-                                        content: .bytes(ArraySlice(bytes)), requestTime: variant.requestTime,
+                                        content: .data(bytes), requestTime: variant.requestTime,
                                         responseTime: variant.responseTime, varyValues: variant.varyValues),
                          key: key, created: &created)
         }

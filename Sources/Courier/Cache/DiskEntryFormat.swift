@@ -25,7 +25,7 @@ enum DiskEntryFormat {
     /// Where a variant's body is on disk.
     enum Body: Equatable {
         /// In the entry file.
-        case inline(ArraySlice<UInt8>)
+        case inline(Data)
         /// In the body file of that name, `length` bytes long.
         case file(name: String, length: Int)
     }
@@ -75,7 +75,7 @@ enum DiskEntryFormat {
             case .inline(let bytes):
                 data.append(0)
                 append(UInt64(bytes.count), to: &data)
-                data.append(contentsOf: bytes)
+                data.append(bytes)
             case .file(let name, let length):
                 data.append(1)
                 append(UInt64(length), to: &data)
@@ -114,7 +114,7 @@ enum DiskEntryFormat {
                 body = .file(name: name, length: Int(clamping: length))
             default: return nil
             }
-            let content: CachedResponse.Content = if case .inline(let bytes) = body { .bytes(bytes) } else { .bytes([]) }
+            let content: CachedResponse.Content = if case .inline(let bytes) = body { .data(bytes) } else { .data(Data()) }
             variants.append((CachedResponse(
                 url: url, status: Int(status), reason: reason, fields: fields.map { CachedResponse.Field(name: $0.0, value: $0.1) },
                 content: content,
@@ -136,8 +136,8 @@ enum DiskEntryFormat {
         let data: Data
         var offset: Int
 
-        mutating func bytes(_ length: Int) -> ArraySlice<UInt8>? {
-            range(length).map { Array(data[$0])[...] }
+        mutating func bytes(_ length: Int) -> Data? {
+            range(length).map { Data(data[$0]) }
         }
 
         /// The indices of the next `length` bytes, which it moves past.

@@ -38,7 +38,7 @@ struct DiskCacheStorageTests {
 
         // Another key's entry under this key's name (a hash collision) is not served.
         let other = entry("other")
-        try DiskEntryFormat.encode([other], bodies: [.inline(ArraySlice(other.body))], key: "other").write(to: file)
+        try DiskEntryFormat.encode([other], bodies: [.inline(other.body)], key: "other").write(to: file)
         #expect(storage.variants(for: "k").isEmpty)
     }
 
