@@ -25,7 +25,9 @@ struct CacheBenchmark {
         let serverLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         options.eventLoopGroup = serverLoops
         let sandbox = try await SandboxServer.start(options: options)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-cache-bench-\(UUID().uuidString)")
+        // CACHE_BENCH_DIR: where the disk stores go (default: the temporary directory).
+        let parent = ProcessInfo.processInfo.environment["CACHE_BENCH_DIR"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
+        let directory = parent.appendingPathComponent("courier-cache-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
 
         let plain = NetworkClient()
