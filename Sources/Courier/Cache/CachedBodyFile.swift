@@ -52,9 +52,14 @@ public final class CachedBodyFile: Sendable {
     /// The whole body in memory (what ``CachedResponse/body`` answers for a body in a file); nil
     /// when the file cannot be read whole.
     public func readAll() -> Data? {
-        var data = Data(count: length)
-        let filled = data.withUnsafeMutableBytes { buffer in fill(buffer, at: 0) }
-        return filled == length ? data : nil
+        readData(in: 0..<length)
+    }
+
+    /// The bytes in `range` in one read; nil when the file does not hold them all.
+    func readData(in range: Range<Int>) -> Data? {
+        var data = Data(count: range.count)
+        let filled = data.withUnsafeMutableBytes { buffer in fill(buffer, at: range.lowerBound) }
+        return filled == range.count ? data : nil
     }
 
     /// Reads `count` bytes at `offset`.
