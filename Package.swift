@@ -284,6 +284,8 @@ let package = Package(
                 "Courier", "CourierSandbox",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
             ],
             path: "Benchmarks/CacheBenchmark",
             swiftSettings: strict

@@ -24,7 +24,7 @@ struct CoinReportCommand: AsyncParsableCommand {
             keys 1/2/3 cancel a loading section, r retries the cancelled or failed ones, q quits. Piped, or \
             with --json, it prints one JSON object {"overview": {...}|{"error": {...}}, "weekly": …, "today": …} \
             with the seed DTOs' field names. --timeline prints one line per state change: elapsed ms, section, state.
-            The overview is cached for a day in $XDG_CACHE_HOME/courier/alan-overview (or ~/.cache/…); --no-cache skips it.
+            The overview is cached for a day in the HTTP disk cache in $XDG_CACHE_HOME/courier/alan (or ~/.cache/…); --no-cache skips it.
             The key is that of the coin-report task: --client-id, $ALAN_CLIENT_ID_COIN_REPORT or $ALAN_CLIENT_ID.
             With --json or --timeline the exit code is 0 when all three succeed, else that of the first failure.
             Example: courier coin report BTC --sandbox
@@ -56,6 +56,19 @@ struct CoinReportCommand: AsyncParsableCommand {
         return values
     }
 
+    /// The overview cache: a stored response in the shared HTTP disk cache's folder
+    /// (`$XDG_CACHE_HOME/courier/alan`, its `sandbox` subfolder for the stand-in), so it has that
+    /// store's guarantees (atomic writes, damaged entry = miss, processes may share it, bounded).
+    func overviewCache() -> StorageCoinOverviewCache? {
+        let folder = DiskCacheStorage.defaultDirectory(named: "alan")
+        do {
+            return StorageCoinOverviewCache(storage: try DiskCacheStorage(directory: options.sandbox ? folder.appendingPathComponent("sandbox") : folder))
+        } catch {
+            Terminal.error("(no overview cache: cannot use \(folder.path): \(error.localizedDescription))")
+            return nil
+        }
+    }
+
     func run() async throws {
         let coin = Coin(symbol: symbol)
         let latency = try latencies()
@@ -65,8 +78,7 @@ struct CoinReportCommand: AsyncParsableCommand {
         try await options.withClient(task: .coinReport, settings: settings) { alan, _ in
             // Fail early, as the client would for each section, when the key is missing.
             _ = try alan.clientIDs.clientID(for: .coinReport)
-            let cache: FileCoinOverviewCache? = noCache ? nil : FileCoinOverviewCache(
-                directory: options.sandbox ? FileCoinOverviewCache.defaultDirectory().appendingPathComponent("sandbox") : FileCoinOverviewCache.defaultDirectory())
+            let cache = noCache ? nil : overviewCache()
             if interactive {
                 try await CoinReportTerminal(coin: coin).run(source: alan, cache: cache)
                 return

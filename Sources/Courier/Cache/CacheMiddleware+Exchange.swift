@@ -72,21 +72,59 @@ extension CacheMiddleware {
     }
 
     /// Stores `head` and `body` when they may be stored; returns them for the caller either way.
+    /// A body up to `maxEntryBytes` is read whole first; a larger one goes on to the caller as it
+    /// arrives while a streaming storage writes it to a file, stored only if it ends whole.
     func admit(_ head: HTTPResponse, _ body: HTTPBody?, _ exchange: Exchange, requestTime: Date) async throws -> (HTTPResponse, HTTPBody?) {
         guard CacheStorability.isStorable(exchange.request, head, requestDirectives: exchange.directives) else { return (head, body) }
-        if let body, case .known(let length) = body.length, length > maxEntryBytes { return (head, body) }
-        var data = Data()
-        if let body { data = try await BodyCollector.collect(body, limit: exchange.limit) }
-        if data.count <= maxEntryBytes {
-            let vary = head.headerFields[values: .vary].joined(separator: ", ")
-            var stored = head
-            let unstored = Self.unstored(head.headerFields)
-            stored.headerFields = head.headerFields.filter { !unstored.contains($0.name.canonicalName) }
-            let entry = CachedResponse(url: exchange.key, head: stored, body: data, requestTime: requestTime, responseTime: clock(),
-                                       varyValues: CachedResponse.varyValues(exchange.request.headerFields, vary: vary.isEmpty ? nil : vary))
-            save(entry, exchange)
+        var kept = head
+        let unstored = Self.unstored(head.headerFields)
+        kept.headerFields = head.headerFields.filter { !unstored.contains($0.name.canonicalName) }
+        let stored = kept
+        let responseTime = clock()
+        let vary = head.headerFields[values: .vary].joined(separator: ", ")
+        let varyValues = CachedResponse.varyValues(exchange.request.headerFields, vary: vary.isEmpty ? nil : vary)
+        let entry = { @Sendable (content: CachedResponse.Content) in
+            CachedResponse(url: exchange.key, head: stored, content: content, requestTime: requestTime, responseTime: responseTime, varyValues: varyValues)
         }
-        return (head, HTTPBody(data))
+        guard let body else {
+            save(entry(.data(Data())), exchange)
+            return (head, HTTPBody())
+        }
+        let streaming = storage as? any StreamingCacheStorage
+        var declared: Int?
+        if case .known(let length) = body.length {
+            declared = Int(length)
+            if length > maxEntryBytes {
+                guard let streaming, let writer = streaming.makeBodyWriter(for: exchange.key) else { return (head, body) }
+                return (head, spool(body, prefix: [], upstream: body.makeAsyncIterator(), expected: declared, writer: writer, exchange, entry))
+            }
+            if length > exchange.limit { throw NetworkError.responseTooLarge(limit: exchange.limit) }
+        }
+        var data = Data()
+        data.reserveCapacity(declared ?? 0)
+        var upstream = body.makeAsyncIterator()
+        while let chunk = try await upstream.next() {
+            if data.count + chunk.count > maxEntryBytes, let streaming, let writer = streaming.makeBodyWriter(for: exchange.key) {
+                // Longer than it may hold: what came so far, then the rest as it comes, to disk.
+                let prefix = ArraySlice(data) + chunk
+                return (head, spool(body, prefix: prefix, upstream: upstream, expected: declared, writer: writer, exchange, entry))
+            }
+            if data.count + chunk.count > exchange.limit { throw NetworkError.responseTooLarge(limit: exchange.limit) }
+            data.append(contentsOf: chunk)
+        }
+        if data.count <= maxEntryBytes { save(entry(.data(data)), exchange) }
+        return (head, CollectedBodyHandOff.body(data))
+    }
+
+    /// `body` (of which `prefix` was read and `upstream` is the rest) for the caller, spooled by
+    /// `writer`; once whole, stored as `entry` with the file as its body.
+    private func spool(_ body: HTTPBody, prefix: ArraySlice<UInt8>, upstream: HTTPBody.AsyncIterator, expected: Int?, writer: CacheBodyWriter,
+                       _ exchange: Exchange, _ entry: @escaping @Sendable (CachedResponse.Content) -> CachedResponse) -> HTTPBody {
+        logger.trace("storing a large body as it streams", metadata: ["cache.outcome": "spool"])
+        let spool = CacheBodySpool(prefix: prefix, upstream: upstream, expected: expected, writer: writer) { [self] file in
+            save(entry(.file(file)), exchange)
+        }
+        return HTTPBody(spool, length: body.length, iterationBehavior: .single)
     }
 
     /// Stores `entry` in place of the variant the request selected.
@@ -99,16 +137,37 @@ extension CacheMiddleware {
     func serve(_ entry: CachedResponse, age: Double, method: HTTPRequest.Method) -> (HTTPResponse, HTTPBody?) {
         var head = entry.head
         head.headerFields[.age] = String(Int(min(age, 2_147_483_648).rounded(.down)))
-        return (head, method == .head ? nil : HTTPBody(entry.body))
+        return (head, method == .head ? nil : body(entry.content, 0..<entry.bodyLength))
+    }
+
+    /// The bytes of a stored body in `range` as an HTTP body: the stored bytes (handed as they are
+    /// to a `NetworkClient` call), or the file's chunks read as the caller asks for them — but for
+    /// a `NetworkClient` call, which collects the body whole anyway, a file body up to
+    /// `maxEntryBytes` is read in one go and handed over (one copy instead of two and a chunk
+    /// buffer per 64 KiB).
+    func body(_ content: CachedResponse.Content, _ range: Range<Int>) -> HTTPBody {
+        if case .file(let file) = content, CollectedBodyHandOff.current != nil, range.count <= maxEntryBytes,
+            let data = file.readData(in: range)
+        {
+            return CollectedBodyHandOff.body(data)
+        }
+        return switch content {
+        case .data(let data) where range.count == data.count:
+            CollectedBodyHandOff.body(data)
+        case .data(let data):
+            HTTPBody(data[(data.startIndex + range.lowerBound)..<(data.startIndex + range.upperBound)])
+        case .file(let file):
+            HTTPBody(file.chunks(in: range), length: .known(Int64(range.count)), iterationBehavior: .multiple)
+        }
     }
 
     /// A 206 with `range` of a stored complete response.
     func servePartial(_ entry: CachedResponse, _ range: ByteRange, age: Double, method: HTTPRequest.Method) -> (HTTPResponse, HTTPBody?) {
         var (head, _) = serve(entry, age: age, method: method)
         head.status = .partialContent
-        head.headerFields[.contentRange] = "bytes \(range.first)-\(range.last)/\(entry.body.count)"
+        head.headerFields[.contentRange] = "bytes \(range.first)-\(range.last)/\(entry.bodyLength)"
         head.headerFields[.contentLength] = String(range.last - range.first + 1)
-        return (head, method == .head ? nil : HTTPBody(entry.body[(entry.body.startIndex + range.first)...(entry.body.startIndex + range.last)]))
+        return (head, method == .head ? nil : body(entry.content, range.first..<(range.last + 1)))
     }
 
     /// Fields never stored (RFC 9111 §3.1): hop-by-hop ones, those `Connection` lists, proxy credentials.
@@ -150,13 +209,13 @@ extension CacheMiddleware {
         if let body, case .known(let length) = body.length, length > maxEntryBytes { return answer }
         var data = Data()
         if let body { data = try await BodyCollector.collect(body, limit: limit) }
-        guard data.count <= maxEntryBytes else { return (head, HTTPBody(data)) }
+        guard data.count <= maxEntryBytes else { return (head, CollectedBodyHandOff.body(data)) }
         var stored = head
         let unstored = Self.unstored(head.headerFields)
         stored.headerFields = head.headerFields.filter { !unstored.contains($0.name.canonicalName) }
         let now = clock()
         storage.store([CachedResponse(url: key, head: stored, body: data, requestTime: now, responseTime: now, varyValues: [:])], for: key)
-        return (head, HTTPBody(data))
+        return (head, CollectedBodyHandOff.body(data))
     }
 
     /// Forgets what is stored for `key` and the same-origin `Location` / `Content-Location` of `head`.

@@ -28,7 +28,9 @@ import OpenAPIRuntime
 public final class CacheMiddleware: ClientMiddleware, Sendable {
     /// Where responses are kept.
     public let storage: any CacheStorage
-    /// Responses with larger bodies pass through unstored.
+    /// The largest body it holds in memory to store. A larger one (declared, or growing past it
+    /// while it arrives) is written to a file as it streams to the caller when the storage is a
+    /// ``DiskCacheStorage``, and passes through unstored otherwise.
     public let maxEntryBytes: Int
     /// The policy of calls that keep the default one (`CachePolicy.standard` in their traits),
     /// and of calls made without a Courier call context (OpenAPI-generated clients).
@@ -43,7 +45,8 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
     /// Request fields that make a request conditional: such a request is the caller's own business.
     static let conditionalFields: [HTTPField.Name] = [.ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince, .ifRange]
 
-    /// A cache over `storage` that stores bodies up to `maxEntryBytes`; `defaultPolicy` applies
+    /// A cache over `storage` that holds bodies up to `maxEntryBytes` in memory to store them (a
+    /// ``DiskCacheStorage`` streams larger ones to disk); `defaultPolicy` applies
     /// to calls that do not choose another (`CachePolicy.offline` makes a whole client read
     /// only what is stored); `clock` tells the time (tests inject one).
     ///
@@ -124,7 +127,7 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
         if let range = request.headerFields[.range] {
             // A range of a fresh complete response is cut from it; anything else is the origin's.
             if !validates, Self.acceptable(freshness, request: directives), entry.status == 200,
-                let bytes = ByteRange(range, length: entry.body.count)
+                let bytes = ByteRange(range, length: entry.bodyLength)
             {
                 return servePartial(entry, bytes, age: freshness.age, method: request.method)
             }
@@ -152,7 +155,7 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
             return Self.gatewayTimeout()
         }
         let age = CacheFreshness.age(entry, now: clock())
-        if let range = request.headerFields[.range], entry.status == 200, let bytes = ByteRange(range, length: entry.body.count) {
+        if let range = request.headerFields[.range], entry.status == 200, let bytes = ByteRange(range, length: entry.bodyLength) {
             return servePartial(entry, bytes, age: age, method: request.method)
         }
         return serve(entry, age: age, method: request.method)

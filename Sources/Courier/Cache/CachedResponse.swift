@@ -4,7 +4,10 @@ import HTTPTypes
 /// A response as a cache stores it: status, header fields, body, and when it was asked for and
 /// received (for its age, RFC 9111 §4.2.3), with the request's values of the fields its `Vary`
 /// names (its secondary key, §4.1).
-public struct CachedResponse: Sendable, Codable, Equatable {
+///
+/// The body is in memory, or — for a large body a ``DiskCacheStorage`` keeps apart — in a file
+/// (``bodyFile``) that is read in chunks when served.
+public struct CachedResponse: Sendable, Equatable {
     /// One header field line.
     public struct Field: Sendable, Codable, Equatable {
         /// The field name as received.
@@ -27,8 +30,30 @@ public struct CachedResponse: Sendable, Codable, Equatable {
     public var reason: String
     /// The header field lines in order.
     public var fields: [Field]
-    /// The body.
-    public var body: Data
+    /// The body. For a body kept in a file (``bodyFile``) this reads the whole file: stream it
+    /// with ``CachedBodyFile/chunks(in:)`` instead. Setting it keeps the body in memory.
+    public var body: Data {
+        get {
+            switch content {
+            case .data(let data): data
+            case .file(let file): file.readAll() ?? Data()
+            }
+        }
+        set { content = .data(newValue) }
+    }
+    /// The file the body is kept in, when a disk store keeps it apart; nil for a body in memory.
+    public var bodyFile: CachedBodyFile? {
+        if case .file(let file) = content { file } else { nil }
+    }
+    /// The body's length in bytes.
+    public var bodyLength: Int {
+        switch content {
+        case .data(let data): data.count
+        case .file(let file): file.length
+        }
+    }
+    /// Where the body is.
+    var content: Content
     /// When the request that produced it was sent.
     public var requestTime: Date
     /// When it was received (or last validated).
@@ -43,7 +68,7 @@ public struct CachedResponse: Sendable, Codable, Equatable {
         self.status = head.status.code
         self.reason = head.status.reasonPhrase
         self.fields = head.headerFields.map { Field(name: $0.name.rawName, value: $0.value) }
-        self.body = body
+        self.content = .data(body)
         self.requestTime = requestTime
         self.responseTime = responseTime
         self.varyValues = varyValues
@@ -62,10 +87,38 @@ public struct CachedResponse: Sendable, Codable, Equatable {
         self.status = status
         self.reason = reason
         self.fields = fields
-        self.body = body
+        self.content = .data(body)
         self.requestTime = requestTime
         self.responseTime = responseTime
         self.varyValues = varyValues
+    }
+
+    /// A stored response whose body is `content`.
+    init(url: String, status: Int, reason: String, fields: [Field], content: Content,
+         requestTime: Date, responseTime: Date, varyValues: [String: String]) {
+        self.url = url
+        self.status = status
+        self.reason = reason
+        self.fields = fields
+        self.content = content
+        self.requestTime = requestTime
+        self.responseTime = responseTime
+        self.varyValues = varyValues
+    }
+
+    /// A stored response made of a received head and a body in `content`.
+    init(url: String, head: HTTPResponse, content: Content, requestTime: Date, responseTime: Date, varyValues: [String: String]) {
+        self.init(url: url, status: head.status.code, reason: head.status.reasonPhrase,
+                  fields: head.headerFields.map { Field(name: $0.name.rawName, value: $0.value) },
+                  content: content, requestTime: requestTime, responseTime: responseTime, varyValues: varyValues)
+    }
+
+    /// Where a stored body is.
+    enum Content: Sendable, Equatable {
+        /// In memory.
+        case data(Data)
+        /// In a file of a disk store.
+        case file(CachedBodyFile)
     }
 
     /// The stored head.
@@ -86,7 +139,7 @@ public struct CachedResponse: Sendable, Codable, Equatable {
 
     /// Bytes it takes, roughly: body plus header text (what byte bounds count).
     public var cost: Int {
-        body.count + url.utf8.count + fields.reduce(64) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+        bodyLength + url.utf8.count + fields.reduce(64) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
     }
 
     /// The header fields' values of `name` joined as one line.
@@ -146,5 +199,35 @@ public struct CachedResponse: Sendable, Codable, Equatable {
         var values: [String: String] = [:]
         for name in varyNames(vary) { values[name] = normalised(request, name) }
         return values
+    }
+}
+
+extension CachedResponse: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case url, status, reason, fields, body, requestTime, responseTime, varyValues
+    }
+
+    /// Decodes the keys an encoded response has (the body as `Data`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(url: try container.decode(String.self, forKey: .url), status: try container.decode(Int.self, forKey: .status),
+                  reason: try container.decode(String.self, forKey: .reason), fields: try container.decode([Field].self, forKey: .fields),
+                  content: .data(try container.decode(Data.self, forKey: .body)),
+                  requestTime: try container.decode(Date.self, forKey: .requestTime),
+                  responseTime: try container.decode(Date.self, forKey: .responseTime),
+                  varyValues: try container.decode([String: String].self, forKey: .varyValues))
+    }
+
+    /// Encodes every property, the body (read whole when it is in a file) as `Data`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(url, forKey: .url)
+        try container.encode(status, forKey: .status)
+        try container.encode(reason, forKey: .reason)
+        try container.encode(fields, forKey: .fields)
+        try container.encode(body, forKey: .body)
+        try container.encode(requestTime, forKey: .requestTime)
+        try container.encode(responseTime, forKey: .responseTime)
+        try container.encode(varyValues, forKey: .varyValues)
     }
 }

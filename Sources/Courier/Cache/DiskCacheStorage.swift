@@ -2,29 +2,36 @@ import Foundation
 import Logging
 import Synchronization
 
-/// A ``CacheStorage`` in a directory: one file per URL (named by a hash of it) holding the
-/// stored variants' header fields and bodies, bounded by bytes with least-recently-used eviction
-/// by last access.
+/// A ``CacheStorage`` in a directory: one entry file per URL (named by a hash of it) holding the
+/// stored variants' header fields and small bodies, and a body file beside it for each body over
+/// 16 KiB — so a 304 rewrites only the small entry file. Bounded by bytes (entry and body files)
+/// with least-recently-used eviction by last access.
 ///
 /// ```swift
 /// let storage = try DiskCacheStorage(directory: URL(fileURLWithPath: "/tmp/courier-cache"), maxBytes: 100 << 20)
 /// let client = NetworkClient(configuration: .init(middlewares: [CacheMiddleware(storage: storage)]))
 /// ```
 ///
-/// Writes go to a temporary file that is renamed over the entry, so a crash never leaves half an
-/// entry; an entry that cannot be read back whole (truncated, corrupt, another key's) is a miss
-/// and is removed. Several processes may share the directory: each write replaces a whole file,
-/// reads see either the old or the new one, and an entry another process evicted is a miss.
-public final class DiskCacheStorage: CacheStorage {
+/// Writes go to a temporary file that is renamed into place, so a crash never leaves half an
+/// entry; an entry that cannot be read back whole (truncated, corrupt, another key's, a body file
+/// missing or of another length) is a miss and is removed. Several processes may share the
+/// directory: each write replaces a whole file, reads see either the old or the new one, a body
+/// being served stays readable when another process replaces or evicts its entry, and an entry
+/// another process evicted is a miss. Through ``CacheMiddleware``, a body larger than its
+/// `maxEntryBytes` is written to a body file as it streams to the caller, never held in memory.
+public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
     /// Where the entries live.
     public let directory: URL
-    /// The most bytes the entry files take before the least recently used are removed.
+    /// The most bytes the entry and body files take before the least recently used are removed.
     public let maxBytes: Int
     /// `directory`'s path, for building entry paths without `URL` (which asks the file system
     /// whether each new component is a folder).
-    private let directoryPath: String
+    let directoryPath: String
     private let written = Mutex(0)
     private let logger: Logger
+    /// Bodies up to this many bytes stay in the entry file (one read per hit); larger ones get a
+    /// file of their own, which a 304 does not rewrite and a hit streams.
+    static let inlineBodyBytes = 16 << 10
 
     /// A store in `directory` (created if missing) holding at most `maxBytes` (100 MiB by default).
     public init(directory: URL, maxBytes: Int = 100 << 20, logger: Logger = Logger(label: "courier.cache.disk")) throws {
@@ -39,31 +46,89 @@ public final class DiskCacheStorage: CacheStorage {
     public func variants(for key: String) -> [CachedResponse] {
         let name = DiskEntryFormat.fileName(for: key)
         guard let data = Self.readTouching(directoryPath + name) else { return [] }
-        guard let variants = DiskEntryFormat.decode(data, key: key) else {
+        guard let decoded = DiskEntryFormat.decode(data, key: key) else {
             logger.debug("unreadable cache entry removed", metadata: ["cache.file": "\(name)"])
             unlink(directoryPath + name)
             return []
+        }
+        var variants: [CachedResponse] = []
+        variants.reserveCapacity(decoded.count)
+        for (variant, body) in decoded {
+            guard case .file(let bodyName, let length) = body else {
+                variants.append(variant)
+                continue
+            }
+            guard let file = CachedBodyFile(path: directoryPath + bodyName, length: length) else {
+                logger.debug("cache entry with a missing or damaged body file removed", metadata: ["cache.file": "\(name)"])
+                remove(decoded, entry: name)
+                return []
+            }
+            var withFile = variant
+            withFile.content = .file(file)
+            variants.append(withFile)
         }
         return variants
     }
 
     public func store(_ variants: [CachedResponse], for key: String) {
         guard !variants.isEmpty else { return remove(key) }
-        let data = DiskEntryFormat.encode(variants, key: key)
-        guard data.count <= maxBytes else { return remove(key) }
+        var bodies: [DiskEntryFormat.Body] = []
+        var created: [String] = []
+        var total = 0
+        for variant in variants {
+            guard let body = place(variant, key: key, created: &created) else {
+                created.forEach { unlink(directoryPath + $0) }
+                return remove(key)
+            }
+            if case .file(_, let length) = body { total += length }
+            bodies.append(body)
+        }
+        let data = DiskEntryFormat.encode(variants, bodies: bodies, key: key)
+        total += data.count
+        let entry = directoryPath + DiskEntryFormat.fileName(for: key)
+        guard total <= maxBytes else {
+            created.forEach { unlink(directoryPath + $0) }
+            return remove(key)
+        }
+        let previous = Self.readTouching(entry).flatMap { DiskEntryFormat.decode($0, key: key) } ?? []
         let temporary = directoryPath + ".tmp-\(UUID().uuidString)"
-        guard Self.write(data, to: temporary), rename(temporary, directoryPath + DiskEntryFormat.fileName(for: key)) == 0 else {
+        guard Self.write(data, to: temporary), rename(temporary, entry) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
+            created.forEach { unlink(directoryPath + $0) }
             logger.debug("cache entry not written", metadata: ["error": "\(reason)"])
             return
         }
-        let total = written.withLock { $0 += data.count; return $0 }
+        // Body files the replaced entry named and this one does not are garbage now.
+        let kept = Set(bodies.compactMap { if case .file(let name, _) = $0 { name } else { nil } })
+        for case (_, .file(let name, _)) in previous where !kept.contains(name) { unlink(directoryPath + name) }
+        let createdBytes = bodies.reduce(0) { sum, body in
+            if case .file(let name, let length) = body, created.contains(name) { sum + length } else { sum }
+        }
+        recordWritten(data.count + createdBytes)
+    }
+
+    /// Removes the entry file `name` and the body files `decoded` names.
+    private func remove(_ decoded: [(CachedResponse, DiskEntryFormat.Body)], entry name: String) {
+        unlink(directoryPath + name)
+        for case (_, .file(let body, _)) in decoded { unlink(directoryPath + body) }
+    }
+
+    /// Counts `bytes` more written, evicting when the bound is passed.
+    private func recordWritten(_ bytes: Int) {
+        let total = written.withLock { $0 += bytes; return $0 }
         if total > maxBytes { evict() }
     }
 
+    /// Sets the count of bytes written (after a scan).
+    func setWritten(_ bytes: Int) {
+        written.withLock { $0 = bytes }
+    }
+
     public func remove(_ key: String) {
-        unlink(directoryPath + DiskEntryFormat.fileName(for: key))
+        let name = DiskEntryFormat.fileName(for: key)
+        let decoded = Self.readTouching(directoryPath + name).flatMap { DiskEntryFormat.decode($0, key: key) } ?? []
+        remove(decoded, entry: name)
     }
 
     public func removeAll() {
@@ -71,35 +136,60 @@ public final class DiskCacheStorage: CacheStorage {
         written.withLock { $0 = 0 }
     }
 
-    /// Bytes the entry files take now (a directory scan).
+    /// Bytes the entry and body files take now (a directory scan).
     public var bytes: Int { Self.scan(directory).reduce(0) { $0 + $1.size } }
 
-    /// The file for `key`.
+    /// The entry file for `key`.
     func url(for key: String) -> URL {
         directory.appendingPathComponent(DiskEntryFormat.fileName(for: key))
     }
 
-    /// Removes the least recently used entries until the files take at most 80% of the bound
-    /// (the margin keeps a full cache from scanning on every write).
-    private func evict() {
-        var files = Self.scan(directory)
-        var total = files.reduce(0) { $0 + $1.size }
-        files.sort { $0.accessed < $1.accessed }
-        let target = maxBytes / 10 * 8
-        for file in files where total > target {
-            if (try? FileManager.default.removeItem(at: file.url)) != nil { total -= file.size }
+    func makeBodyWriter(for key: String) -> CacheBodyWriter? {
+        CacheBodyWriter(temporaryPath: directoryPath + ".tmp-\(UUID().uuidString)",
+                        finalPath: directoryPath + DiskEntryFormat.bodyFileName(for: key), limit: maxBytes) { [weak self] length in
+            self?.recordWritten(length)
         }
-        written.withLock { $0 = total }
+    }
+
+    /// Where `variant`'s body goes in `key`'s entry: inline, the body file it already has in this
+    /// directory, or a new body file (its name added to `created`); nil when it cannot be written.
+    private func place(_ variant: CachedResponse, key: String, created: inout [String]) -> DiskEntryFormat.Body? {
+        switch variant.content {
+        case .data(let bytes) where bytes.count <= Self.inlineBodyBytes:
+            return .inline(bytes)
+        case .data(let bytes):
+            let name = DiskEntryFormat.bodyFileName(for: key)
+            let temporary = directoryPath + ".tmp-\(UUID().uuidString)"
+            guard Self.write(bytes, to: temporary), rename(temporary, directoryPath + name) == 0 else {
+                unlink(temporary)
+                return nil
+            }
+            created.append(name)
+            return .file(name: name, length: bytes.count)
+        case .file(let file):
+            let name = String(file.path.dropFirst(directoryPath.count))
+            if file.path.hasPrefix(directoryPath), DiskEntryFormat.isBodyFileName(name, key: key) {
+                return .file(name: name, length: file.length)
+            }
+            // Another store's file (or another key's): copied in, never shared.
+            guard let bytes = file.readAll() else { return nil }
+            return place(CachedResponse(url: variant.url, status: variant.status, reason: variant.reason, fields: variant.fields,
+                                        content: .data(bytes), requestTime: variant.requestTime,
+                                        responseTime: variant.responseTime, varyValues: variant.varyValues),
+                         key: key, created: &created)
+        }
     }
 
     /// Writes `data` to a new file at `path`, readable by the owner only (URLs may carry keys).
     /// No fsync: the rename that follows makes the entry appear whole to every process, and
     /// after a power loss a damaged file fails its checksum and is a miss — a cache may lose
     /// entries, and an fsync per entry cost more than everything else a store does.
-    static func write(_ data: Data, to path: String) -> Bool {
+    static func write(_ data: some ContiguousBytes, to path: String) -> Bool {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return false }
+        var length = 0
         let written = data.withUnsafeBytes { buffer -> Int in
+            length = buffer.count
             guard let base = buffer.baseAddress else { return 0 }
             var done = 0
             while done < buffer.count {
@@ -110,7 +200,7 @@ public final class DiskCacheStorage: CacheStorage {
             }
             return done
         }
-        return close(descriptor) == 0 && written == data.count
+        return close(descriptor) == 0 && written == length
     }
 
     /// The bytes of the file at `path`, or nil when it cannot be read whole. Last access is the
@@ -143,15 +233,5 @@ public final class DiskCacheStorage: CacheStorage {
         #endif
         if Date().timeIntervalSince1970 - modified >= 1 { futimens(descriptor, nil) }
         return data
-    }
-
-    /// The entry files with their sizes and last access.
-    private static func scan(_ directory: URL) -> [(url: URL, size: Int, accessed: Date)] {
-        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey]
-        let urls = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: keys)) ?? []
-        return urls.compactMap { url in
-            guard url.pathExtension == DiskEntryFormat.fileExtension, let values = try? url.resourceValues(forKeys: Set(keys)) else { return nil }
-            return (url, values.fileSize ?? 0, values.contentModificationDate ?? .distantPast)
-        }
     }
 }

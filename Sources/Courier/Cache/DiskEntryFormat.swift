@@ -1,32 +1,60 @@
 import Foundation
 
-/// The bytes of one disk cache entry: a magic line, the key, each variant's metadata and body in
-/// a compact binary layout, and a checksum over everything before it — so a truncated or damaged
-/// file is recognised, never misread. (Version 1 kept the metadata as JSON; decoding it took most
-/// of a disk hit. A file of another version is a miss.)
+/// The bytes of one disk cache entry: a magic line, the key, each variant's metadata and body (or
+/// the name of the file its body is in) in a compact binary layout, and a checksum over
+/// everything before it — so a truncated or damaged file is recognised, never misread. (Version 1
+/// kept the metadata as JSON; decoding it took most of a disk hit. Version 2 kept every body
+/// inline, so a 304 rewrote a whole large body to update its header fields. A file of another
+/// version is a miss.)
 ///
 /// ```
-/// "COURIER-CACHE 2\n" | text key | u32 count | count × variant | u64 FNV-1a
+/// "COURIER-CACHE 3\n" | text key | u32 count | count × variant | u64 FNV-1a
 /// variant: text url | u16 status | text reason | f64 requestTime | f64 responseTime
-///          | u32 n | n × (text name, text value) | u32 m | m × (text name, text value) | u64 length | body
+///          | u32 n | n × (text name, text value) | u32 m | m × (text name, text value) | body
+/// body: u8 0 | u64 length | bytes          (inline)
+///     | u8 1 | u64 length | text file name (a body file "<entry hash>-<16 hex>.body" beside it)
 /// text: u32 length | UTF-8;  integers little-endian;  times in seconds since 2001 (Foundation's reference date: exact round trip)
 /// ```
 enum DiskEntryFormat {
-    static let magic = Data("COURIER-CACHE 2\n".utf8)
+    static let magic = Data("COURIER-CACHE 3\n".utf8)
     static let fileExtension = "entry"
+    static let bodyExtension = "body"
+    /// Characters of the hash that starts every file name of one entry.
+    static let hashLength = 32
+
+    /// Where a variant's body is on disk.
+    enum Body: Equatable {
+        /// In the entry file.
+        case inline(Data)
+        /// In the body file of that name, `length` bytes long.
+        case file(name: String, length: Int)
+    }
 
     /// A file name from `key`: 128 bits of two FNV-1a hashes, hex.
     static func fileName(for key: String) -> String {
-        let bytes = Array(key.utf8)
-        return hex(fnv(bytes, seed: 0xcbf2_9ce4_8422_2325)) + hex(fnv(bytes, seed: 0x8422_2325_cbf2_9ce4)) + "." + fileExtension
+        hashName(for: key) + "." + fileExtension
     }
 
-    static func encode(_ variants: [CachedResponse], key: String) -> Data {
+    /// The 32 hex digits every file of `key`'s entry starts with.
+    static func hashName(for key: String) -> String {
+        let bytes = Array(key.utf8)
+        return hex(fnv(bytes, seed: 0xcbf2_9ce4_8422_2325)) + hex(fnv(bytes, seed: 0x8422_2325_cbf2_9ce4))
+    }
+
+    /// A new body file name for `key`'s entry.
+    static func bodyFileName(for key: String) -> String {
+        hashName(for: key) + "-" + hex(UInt64.random(in: .min ... .max)) + "." + bodyExtension
+    }
+
+    /// The entry's bytes: each variant with its body where `bodies` says.
+    static func encode(_ variants: [CachedResponse], bodies: [Body], key: String) -> Data {
         var data = magic
-        data.reserveCapacity(variants.reduce(256) { $0 + $1.cost + 64 })
+        data.reserveCapacity(variants.reduce(256) { $0 + $1.cost - $1.bodyLength + 64 } + bodies.reduce(0) {
+            if case .inline(let bytes) = $1 { $0 + bytes.count } else { $0 }
+        })
         appendText(key, to: &data)
         append(UInt32(variants.count), to: &data)
-        for variant in variants {
+        for (variant, body) in zip(variants, bodies) {
             appendText(variant.url, to: &data)
             append(UInt16(clamping: variant.status), to: &data)
             appendText(variant.reason, to: &data)
@@ -43,15 +71,24 @@ enum DiskEntryFormat {
                 appendText(name, to: &data)
                 appendText(value, to: &data)
             }
-            append(UInt64(variant.body.count), to: &data)
-            data.append(variant.body)
+            switch body {
+            case .inline(let bytes):
+                data.append(0)
+                append(UInt64(bytes.count), to: &data)
+                data.append(bytes)
+            case .file(let name, let length):
+                data.append(1)
+                append(UInt64(length), to: &data)
+                appendText(name, to: &data)
+            }
         }
         append(fnv(data, seed: 0xcbf2_9ce4_8422_2325), to: &data)
         return data
     }
 
-    /// The variants in `data`, or nil unless it is a whole, undamaged entry for `key`.
-    static func decode(_ data: Data, key: String) -> [CachedResponse]? {
+    /// The variants in `data` (each with an empty body) and where their bodies are, or nil unless
+    /// it is a whole, undamaged entry for `key`.
+    static func decode(_ data: Data, key: String) -> [(CachedResponse, Body)]? {
         guard data.count >= magic.count + 16, data.prefix(magic.count) == magic else { return nil }
         let payload = data.prefix(data.count - 8)
         var reader = Reader(data: payload, offset: magic.count)
@@ -60,20 +97,38 @@ enum DiskEntryFormat {
             checksum == fnv(payload, seed: 0xcbf2_9ce4_8422_2325),
             reader.text() == key, let count = reader.integer(UInt32.self)
         else { return nil }
-        var variants: [CachedResponse] = []
+        var variants: [(CachedResponse, Body)] = []
         for _ in 0..<count {
             guard let url = reader.text(), let status = reader.integer(UInt16.self), let reason = reader.text(),
                 let requested = reader.integer(UInt64.self), let received = reader.integer(UInt64.self),
                 let fields = reader.pairs(), let vary = reader.pairs(),
-                let length = reader.integer(UInt64.self), let body = reader.bytes(Int(clamping: length))
+                let kind = reader.integer(UInt8.self), let length = reader.integer(UInt64.self)
             else { return nil }
-            variants.append(CachedResponse(
-                url: url, status: Int(status), reason: reason, fields: fields.map { CachedResponse.Field(name: $0.0, value: $0.1) }, body: body,
+            let body: Body
+            switch kind {
+            case 0:
+                guard let bytes = reader.bytes(Int(clamping: length)) else { return nil }
+                body = .inline(bytes)
+            case 1:
+                guard let name = reader.text(), isBodyFileName(name, key: key) else { return nil }
+                body = .file(name: name, length: Int(clamping: length))
+            default: return nil
+            }
+            let content: CachedResponse.Content = if case .inline(let bytes) = body { .data(bytes) } else { .data(Data()) }
+            variants.append((CachedResponse(
+                url: url, status: Int(status), reason: reason, fields: fields.map { CachedResponse.Field(name: $0.0, value: $0.1) },
+                content: content,
                 requestTime: Date(timeIntervalSinceReferenceDate: Double(bitPattern: requested)),
                 responseTime: Date(timeIntervalSinceReferenceDate: Double(bitPattern: received)),
-                varyValues: Dictionary(vary, uniquingKeysWith: { first, _ in first })))
+                varyValues: Dictionary(vary, uniquingKeysWith: { first, _ in first })), body))
         }
         return reader.offset == payload.count ? variants : nil
+    }
+
+    /// Whether `name` is a body file name of `key`'s entry (never a path elsewhere).
+    static func isBodyFileName(_ name: String, key: String) -> Bool {
+        let hash = hashName(for: key)
+        return name.hasPrefix(hash + "-") && name.hasSuffix("." + bodyExtension) && !name.contains("/")
     }
 
     /// Reads the layout's values from `data` (a `Data` that may be a slice), failing past the end.
@@ -82,10 +137,15 @@ enum DiskEntryFormat {
         var offset: Int
 
         mutating func bytes(_ length: Int) -> Data? {
+            range(length).map { Data(data[$0]) }
+        }
+
+        /// The indices of the next `length` bytes, which it moves past.
+        mutating func range(_ length: Int) -> Range<Data.Index>? {
             guard length >= 0, offset >= 0, offset <= data.count - length else { return nil }
             let start = data.startIndex + offset
             offset += length
-            return Data(data[start..<(start + length)])
+            return start..<(start + length)
         }
 
         mutating func integer<T: FixedWidthInteger>(_ type: T.Type) -> T? {
@@ -97,7 +157,8 @@ enum DiskEntryFormat {
         }
 
         mutating func text() -> String? {
-            guard let length = integer(UInt32.self), let bytes = bytes(Int(length)) else { return nil }
+            guard let length = integer(UInt32.self), let range = range(Int(length)) else { return nil }
+            let bytes = data[range]
             // The checksum vouches for the bytes: decoding cannot meet invalid UTF-8 it did not write.
             return String(decoding: bytes, as: UTF8.self)
         }

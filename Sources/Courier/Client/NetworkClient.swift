@@ -151,8 +151,16 @@ public final class NetworkClient: NetworkProviding, Sendable {
             return (head, data)
         }
         let next = pipeline(operationID: operationID)
-        let (head, body) = try await next(built.request, built.body, built.baseURL)
+        let handOff = CollectedBodyHandOff()
+        let (head, body) = try await CollectedBodyHandOff.$current.withValue(handOff) {
+            try await next(built.request, built.body, built.baseURL)
+        }
         guard let body else { return (head, Data()) }
+        // A body the cache served from memory comes as the Data it is.
+        if let data = handOff.take(body) {
+            if data.count > limit { throw NetworkError.responseTooLarge(limit: limit) }
+            return (head, data)
+        }
         return (head, try await BodyCollector.collect(body, limit: limit))
     }
 
