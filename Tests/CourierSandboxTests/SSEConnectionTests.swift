@@ -77,7 +77,9 @@ struct SSEConnectionTests {
         let stream = try await OpenStream.open(sandbox.request(.GET, "/sse/events?hangAfter=1")) { $0.occurrences(of: "\n\n") >= 1 }
         let start = ContinuousClock.now
         await sandbox.stop()
-        #expect(ContinuousClock.now - start < .seconds(5))
+        // The hang lasts 120 s; 15 s leaves room for a loaded 2-core machine (5.2–6.1 s seen
+        // with a release build beside the whole suite).
+        #expect(ContinuousClock.now - start < .seconds(15))
         stream.task.cancel()
     }
 

@@ -55,14 +55,15 @@ struct FaultTests {
         try await withSandbox { sandbox in
             let client = NetworkClient(transport: kind.make())
             let drip: RequestParameters = ["bytes": 100, "intervalMs": 50]
-            for (path, query) in [("/delay/3000", RequestParameters()), ("/probe/slow/3000", [:]), ("/drip", drip)] {
+            for (path, query) in [("/delay/10000", RequestParameters()), ("/probe/slow/10000", [:]), ("/drip", drip)] {
                 let start = ContinuousClock.now
                 let error = await #expect(throws: NetworkError.self) {
                     try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: path,
                                                            task: .requestParameters(query, encoding: .url), timeout: .milliseconds(300)))
                 }
                 #expect(error == .networkError(URLError(.timedOut)), "\(path)")
-                #expect(ContinuousClock.now - start < .milliseconds(2500), "\(path)")
+                // Well under the routes' 10 s (2.55 s seen with a release build beside the suite).
+                #expect(ContinuousClock.now - start < .seconds(5), "\(path)")
             }
         }
     }
