@@ -154,10 +154,19 @@ public struct RunningSandbox: Sendable {
         URL(string: "http://\(host):\(port)") ?? URL(fileURLWithPath: "/")
     }
 
-    /// Stops the server and waits until it has shut down.
-    public func stop() async {
+    /// Stops the server and waits until it has shut down: gracefully (requests in flight may
+    /// finish), but for at most `grace`; then the server is cancelled, so a request that cannot
+    /// finish — a body the client stopped reading without closing the connection — does not
+    /// hold the stop for ever.
+    public func stop(grace: Duration = .seconds(5)) async {
         await group.triggerGracefulShutdown()
+        let task = self.task
+        let deadline = Task {
+            try await Task.sleep(for: grace)
+            task.cancel()
+        }
         _ = await task.result
+        deadline.cancel()
     }
 }
 

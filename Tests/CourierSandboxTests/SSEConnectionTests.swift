@@ -83,6 +83,16 @@ struct SSEConnectionTests {
         stream.task.cancel()
     }
 
+    @Test("a client that stops reading a 64 MB body but keeps the connection does not hold the stop for ever: the grace period ends it")
+    func stopEndsStalledBody() async throws {
+        let sandbox = try await SandboxServer.start(logger: quietLogger)
+        let stream = try await OpenStream.open(sandbox.request(.GET, "/cache/stalled?bytes=67108864")) { $0.count >= 1 }
+        let start = ContinuousClock.now
+        await sandbox.stop(grace: .seconds(1))
+        #expect(ContinuousClock.now - start < .seconds(10))  // without the grace bound: until the client goes (60 s here)
+        stream.task.cancel()
+    }
+
     @Test("streams end with Connection: close, and the next request on the same client still succeeds")
     func connectionClose() async throws {
         try await withSandbox { sandbox in
