@@ -19,12 +19,12 @@ struct WebSocketSessionTests {
             let log = StateLog(session)
             await eventually { log.connections == 1 }
             try await setFaults(sandbox, "dropAfterMs=300")
-            await eventually { log.connections >= 3 }
+            await eventually(timeout: .seconds(30)) { log.connections >= 3 }
             try await setFaults(sandbox, "dropAfterMs=0")
             await session.close()
 
             // One subscription per connection: resubscribed each time (the server counts it as it reads it).
-            await eventually { try await tickerStats(sandbox).subscriptions >= 3 }
+            await eventually(timeout: .seconds(30)) { try await tickerStats(sandbox).subscriptions >= 3 }
             #expect(try await tickerStats(sandbox).droppedByServer >= 2)
             #expect(log.reconnectReasons.first == .networkError(URLError(.networkConnectionLost)))
             // Each reconnect waited what the policy allows for its attempt number.
