@@ -28,30 +28,22 @@ struct DemoCommand: AsyncParsableCommand {
         let core = await CoreDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
         steps += core.steps
         failures += core.failures
-        let llm = await LLMDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
-        steps += llm.steps
-        failures += llm.failures
-        let resilience = await ResilienceDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
-        steps += resilience.steps
-        failures += resilience.failures
-        let concurrency = await ConcurrencyDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
-        steps += concurrency.steps
-        failures += concurrency.failures
-        let hackerNews = await HackerNewsDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
-        steps += hackerNews.steps
-        failures += hackerNews.failures
-        let coin = await CoinDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
-        steps += coin.steps
-        failures += coin.failures
-        let raon = await RaonDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
-        steps += raon.steps
-        failures += raon.failures
-        let cache = await CacheDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
-        steps += cache.steps
-        failures += cache.failures
-        let webSocket = await WebSocketDemo.run(baseURL: sandbox.baseURL) { Terminal.output($0) }
-        steps += webSocket.steps
-        failures += webSocket.failures
+        // The other sections, in order; each reports its steps and the unexpected ones.
+        let sections: [(URL) async -> (steps: Int, failures: Int)] = [
+            { await LLMDemo.run(baseURL: $0) { Terminal.output($0) } },
+            { await ResilienceDemo.run(baseURL: $0) { Terminal.output($0) } },
+            { await ConcurrencyDemo.run(baseURL: $0) { Terminal.output($0) } },
+            { await HackerNewsDemo.run(baseURL: $0) { Terminal.output($0) } },
+            { await CoinDemo.run(baseURL: $0) { Terminal.output($0) } },
+            { let raon = await RaonDemo.run(baseURL: $0) { Terminal.output($0) }; return (raon.steps, raon.failures) },
+            { await CacheDemo.run(baseURL: $0) { Terminal.output($0) } },
+            { await WebSocketDemo.run(baseURL: $0) { Terminal.output($0) } },
+        ]
+        for section in sections {
+            let tally = await section(sandbox.baseURL)
+            steps += tally.steps
+            failures += tally.failures
+        }
         await sandbox.stop()
         Terminal.output("\n\(failures == 0 ? "✓" : "✗") demo finished: \(steps) steps, \(failures) unexpected — \(core.oneLine); \(accounts.oneLine)")
         if failures > 0 { throw ExitCode(1) }

@@ -9,13 +9,18 @@ import Testing
 struct WebSocketSessionTests {
     static let fast = ReconnectPolicy(initialDelay: .milliseconds(50), maxDelay: .milliseconds(400), jitter: 0.2, resetAfter: .seconds(30))
 
+    /// A session on the ticker stand-in (a tick every 20 ms) that subscribes to KRW-BTC on every connect.
+    static func btcSession(_ sandbox: RunningSandbox) -> WebSocketSession {
+        let client = WebSocketClient(configuration: .init(url: webSocketURL(sandbox, "/websocket/v1?interval=20")))
+        return WebSocketSession(client: client, reconnect: fast) { connection throws(NetworkError) in
+            try await connection.send(text: UpbitSubscription.ticker(codes: ["KRW-BTC"]))
+        }
+    }
+
     @Test("after a server drop the session reconnects within the backoff bounds and resubscribes")
     func reconnectsAfterDrop() async throws {
         try await withSandbox { sandbox in
-            let client = WebSocketClient(configuration: .init(url: webSocketURL(sandbox, "/websocket/v1?interval=20")))
-            let session = WebSocketSession(client: client, reconnect: Self.fast) { connection throws(NetworkError) in
-                try await connection.send(text: UpbitSubscription.ticker(codes: ["KRW-BTC"]))
-            }
+            let session = Self.btcSession(sandbox)
             let log = StateLog(session)
             await eventually { log.connections == 1 }
             try await setFaults(sandbox, "dropAfterMs=300")
@@ -106,10 +111,7 @@ struct WebSocketSessionTests {
     @Test("the caller's close ends the session: no reconnect, the messages end")
     func callerCloseStops() async throws {
         try await withSandbox { sandbox in
-            let client = WebSocketClient(configuration: .init(url: webSocketURL(sandbox, "/websocket/v1?interval=20")))
-            let session = WebSocketSession(client: client, reconnect: Self.fast) { connection throws(NetworkError) in
-                try await connection.send(text: UpbitSubscription.ticker(codes: ["KRW-BTC"]))
-            }
+            let session = Self.btcSession(sandbox)
             let log = StateLog(session)
             await eventually { log.connections == 1 }
             let reader = Task { () async throws(NetworkError) -> Int in
@@ -132,10 +134,7 @@ struct WebSocketSessionTests {
     @Test("cancelling the reader closes the session and its socket; nothing re-dials")
     func cancelStops() async throws {
         try await withSandbox { sandbox in
-            let client = WebSocketClient(configuration: .init(url: webSocketURL(sandbox, "/websocket/v1?interval=20")))
-            let session = WebSocketSession(client: client, reconnect: Self.fast) { connection throws(NetworkError) in
-                try await connection.send(text: UpbitSubscription.ticker(codes: ["KRW-BTC"]))
-            }
+            let session = Self.btcSession(sandbox)
             let reader = Task { () async throws(NetworkError) -> Int in
                 var count = 0
                 for try await _ in session.messages { count += 1 }

@@ -25,9 +25,7 @@ struct CacheBodySpool: AsyncSequence, Sendable {
     }
 
     /// The one iteration of the upstream body.
-    // @unchecked: it holds HTTPBody's (non-Sendable) iterator; the body it returns is
-    // `.single`-iteration, so one task at a time calls next().
-    final class Source: @unchecked Sendable {
+    final class Source: @unchecked Sendable {  // unchecked: holds HTTPBody's iterator; the body is `.single`-iteration, so one task at a time calls next()
         private var pending: ArraySlice<UInt8>?
         private var upstream: HTTPBody.AsyncIterator
         private var writer: CacheBodyWriter?

@@ -48,17 +48,7 @@ final class CacheBodyWriter: Sendable {
             guard !state.done else { return true }
             guard state.written + bytes.count <= limit else { return true }
             let descriptor = state.descriptor
-            let written = bytes.withUnsafeBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                var done = 0
-                while done < buffer.count {
-                    let count = Foundation.write(descriptor, base + done, buffer.count - done)
-                    if count < 0, errno == EINTR { continue }
-                    if count <= 0 { break }
-                    done += count
-                }
-                return done
-            }
+            let written = bytes.withUnsafeBytes { DiskCacheStorage.writeAll($0, to: descriptor) }
             state.written += written
             return written != bytes.count
         }

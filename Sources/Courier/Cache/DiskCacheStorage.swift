@@ -190,17 +190,22 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
         var length = 0
         let written = data.withUnsafeBytes { buffer -> Int in
             length = buffer.count
-            guard let base = buffer.baseAddress else { return 0 }
-            var done = 0
-            while done < buffer.count {
-                let count = Foundation.write(descriptor, base + done, buffer.count - done)
-                if count < 0, errno == EINTR { continue }
-                if count <= 0 { break }
-                done += count
-            }
-            return done
+            return writeAll(buffer, to: descriptor)
         }
         return close(descriptor) == 0 && written == length
+    }
+
+    /// Writes all of `buffer` to `descriptor` (retrying interrupted writes); the bytes written.
+    static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        var done = 0
+        while done < buffer.count {
+            let count = Foundation.write(descriptor, base + done, buffer.count - done)
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { break }
+            done += count
+        }
+        return done
     }
 
     /// The bytes of the file at `path`, or nil when it cannot be read whole. Last access is the

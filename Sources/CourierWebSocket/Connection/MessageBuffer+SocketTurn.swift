@@ -38,14 +38,9 @@ extension MessageBuffer {
     /// For the caller: a queued message, the end, its turn to read the socket, or wait for the handler's read.
     func claimForCaller() -> Claim {
         state.withLock { state in
-            if state.terminated { return .failure(.taskCancelled) }
-            if let first = state.popFirst() {
-                admitWaitingProducer(&state)
-                return .message(first)
-            }
-            switch state.ending {
-            case .normal?: return .message(nil)
-            case .failed(let error)?: return .failure(error)
+            switch takeReady(&state) {
+            case .success(let message)?: return .message(message)
+            case .failure(let error)?: return .failure(error)
             case nil: break
             }
             guard state.socketReader == .none, !state.socketOver else { return .wait }

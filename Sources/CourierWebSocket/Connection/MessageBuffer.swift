@@ -57,63 +57,61 @@ final class MessageBuffer: Sendable {
 
     var dropped: Int { state.withLock { $0.dropped } }
 
+    /// What a push does with the queue as it is: hand the message to the waiting reader, queue
+    /// it (dropping the oldest under `.dropOldest`), refuse it, or find the queue full.
+    private enum Offer {
+        case deliver(CheckedContinuation<WebSocketMessage?, any Error>)
+        case done(Bool)
+        case full
+    }
+
+    private func offer(_ message: WebSocketMessage, _ state: inout State) -> Offer {
+        if state.terminated || state.ending != nil { return .done(false) }
+        if let consumer = state.consumer {
+            state.consumer = nil
+            return .deliver(consumer)
+        }
+        if state.count < policy.limit {
+            state.items.append(message)
+            return .done(true)
+        }
+        if case .dropOldest = policy {
+            _ = state.popFirst()
+            state.dropped += 1
+            state.items.append(message)
+            return .done(true)
+        }
+        // Closing and full: nobody will make room, so the socket's reader stops here and
+        // WSClient reads on to the peer's close frame itself.
+        return state.closing ? .done(false) : .full
+    }
+
     /// Adds a message; under `.suspend` waits for room. False when the reader has gone.
     func push(_ message: WebSocketMessage) async -> Bool {
         // Fast path without a continuation: a waiting reader takes it, or there is room.
-        enum Action { case deliver(CheckedContinuation<WebSocketMessage?, any Error>), done(Bool), wait }
-        let action = state.withLock { state -> Action in
-            if state.terminated || state.ending != nil { return .done(false) }
-            if let consumer = state.consumer {
-                state.consumer = nil
-                return .deliver(consumer)
-            }
-            if state.count < policy.limit {
-                state.items.append(message)
-                return .done(true)
-            }
-            if case .dropOldest = policy {
-                _ = state.popFirst()
-                state.dropped += 1
-                state.items.append(message)
-                return .done(true)
-            }
-            // Closing and full: nobody will make room, so the socket's reader stops here and
-            // WSClient reads on to the peer's close frame itself.
-            return state.closing ? .done(false) : .wait
-        }
-        switch action {
+        switch state.withLock({ offer(message, &$0) }) {
         case .deliver(let consumer):
             consumer.resume(returning: message)
             return true
         case .done(let accepted):
             return accepted
-        case .wait:
+        case .full:
             return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                // The reader may have emptied the queue and begun waiting since the fast path
-                // looked: it takes this message now (queued, it would wait beside it for good,
-                // and the next push would overtake it).
-                enum Slow { case deliver(CheckedContinuation<WebSocketMessage?, any Error>), done(Bool), parked }
-                let slow = state.withLock { state -> Slow in
-                    if state.terminated || state.ending != nil { return .done(false) }
-                    if let consumer = state.consumer {
-                        state.consumer = nil
-                        return .deliver(consumer)
-                    }
-                    if state.count < policy.limit {
-                        state.items.append(message)
-                        return .done(true)
-                    }
-                    if state.closing { return .done(false) }
-                    state.producer = (continuation, message)
-                    return .parked
+                // Offered again under the lock that parks it: the reader may have emptied the
+                // queue and begun waiting since the fast path looked, and then takes this message
+                // now (queued, it would wait beside it for good, and the next push would overtake it).
+                let offered = state.withLock { state -> Offer in
+                    let offered = offer(message, &state)
+                    if case .full = offered { state.producer = (continuation, message) }
+                    return offered
                 }
-                switch slow {
+                switch offered {
                 case .deliver(let consumer):
                     consumer.resume(returning: message)
                     continuation.resume(returning: true)
                 case .done(let accepted):
                     continuation.resume(returning: accepted)
-                case .parked:
+                case .full:
                     break
                 }
             }
@@ -137,6 +135,21 @@ final class MessageBuffer: Sendable {
         }
     }
 
+    /// A queued message (letting a waiting producer in), or the end when it is known; nil when
+    /// the reader has to wait.
+    func takeReady(_ state: inout State) -> Result<WebSocketMessage?, NetworkError>? {
+        if state.terminated { return .failure(.taskCancelled) }
+        if let first = state.popFirst() {
+            admitWaitingProducer(&state)
+            return .success(first)
+        }
+        switch state.ending {
+        case .normal?: return .success(nil)
+        case .failed(let error)?: return .failure(error)
+        case nil: return nil
+        }
+    }
+
     /// The next message, waiting for one; nil at a normal end.
     func next() async throws(NetworkError) -> WebSocketMessage? {
         if Task.isCancelled {
@@ -144,35 +157,14 @@ final class MessageBuffer: Sendable {
             throw .taskCancelled
         }
         // Fast path without a continuation: a message is queued, or the end is known.
-        let ready = state.withLock { state -> Result<WebSocketMessage?, NetworkError>? in
-            if state.terminated { return .failure(.taskCancelled) }
-            if let first = state.popFirst() {
-                admitWaitingProducer(&state)
-                return .success(first)
-            }
-            switch state.ending {
-            case .normal?: return .success(nil)
-            case .failed(let error)?: return .failure(error)
-            case nil: return nil
-            }
-        }
-        if let ready { return try ready.get() }
+        if let ready = state.withLock({ takeReady(&$0) }) { return try ready.get() }
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<WebSocketMessage?, any Error>) in
                     let result = state.withLock { state -> Result<WebSocketMessage?, NetworkError>? in
-                        if state.terminated { return .failure(.taskCancelled) }
-                        if let first = state.popFirst() {
-                            admitWaitingProducer(&state)
-                            return .success(first)
-                        }
-                        switch state.ending {
-                        case .normal?: return .success(nil)
-                        case .failed(let error)?: return .failure(error)
-                        case nil:
-                            state.consumer = continuation
-                            return nil
-                        }
+                        let ready = takeReady(&state)
+                        if ready == nil { state.consumer = continuation }
+                        return ready
                     }
                     if let result { continuation.resume(with: result) }
                 }
