@@ -1,3 +1,4 @@
+import CourierTestSupport
 import Foundation
 import Testing
 
@@ -13,24 +14,10 @@ struct CoinCommandCacheTests {
 
     /// Runs `courier arguments…` with `XDG_CACHE_HOME` = `cacheHome`; its exit status and standard error.
     static func courier(_ arguments: [String], cacheHome: URL) async throws -> (status: Int32, errors: String) {
-        let process = Process()
-        process.executableURL = try binary()
-        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CACHE_HOME"] = cacheHome.path
-        process.environment = environment
         let errorFile = cacheHome.appendingPathComponent("err-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        let errors = try FileHandle(forWritingTo: errorFile)
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        // Waits through terminationHandler: a blocking wait would hold a concurrency thread.
-        let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
-        try errors.close()
+        let status = try await ChildProcess.run(try binary(), arguments, environment: environment, stderr: .file(errorFile)).status
         return (status, String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
     }
 

@@ -6,55 +6,41 @@ import Synchronization
 import Testing
 
 /// Python's `websockets` (Scripts/websockets-peer.py), started once as a separate process on
-/// loopback; it exits when this process does (its stdin closes). Starting it and checking for it
-/// block on a Dispatch thread, never on the concurrency pool (only as many threads as cores).
+/// loopback; it exits when this process does (its stdin closes). Reading its port blocks on a
+/// Dispatch thread, never on the concurrency pool (only as many threads as cores).
 final class PythonPeer: Sendable {
     let port: Int
-    private let process: Process
-    private let input: Pipe
+    /// The peer process; its standard input stays open while this object lives.
+    private let child: ChildProcess
 
     /// The one peer the suite uses.
     static let shared = Task { try await PythonPeer.start() }
 
     /// Whether `python3` with the `websockets` package is here (`.ci/run` installs it).
     static func available() async -> Bool {
-        await offPool {
-            let check = Process()
-            check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            check.arguments = ["python3", "-c", "import websockets.asyncio.server"]
-            check.standardError = FileHandle.nullDevice
-            guard (try? check.run()) != nil else { return false }
-            check.waitUntilExit()
-            return check.terminationStatus == 0
-        }
+        let check = try? await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import websockets.asyncio.server"])
+        return check == .exited(0)
     }
 
     private static func start() async throws -> PythonPeer {
         let script = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Scripts/websockets-peer.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
+        let child = try ChildProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path], stdin: .pipe, stdout: .pipe, stderr: .inherit)
+        let output = try #require(child.output)
         let port = await offPool {
             var line = Data()
-            while let byte = try? output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
+            while let byte = try? output.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
                 line.append(byte)
             }
             return Int(String(decoding: line, as: UTF8.self)) ?? 0
         }
-        return PythonPeer(port: port, process: process, input: input)
+        return PythonPeer(port: port, child: child)
     }
 
-    private init(port: Int, process: Process, input: Pipe) {
+    private init(port: Int, child: ChildProcess) {
         self.port = port
-        self.process = process
-        self.input = input
+        self.child = child
     }
 
     /// Runs blocking `work` on a Dispatch thread.

@@ -88,8 +88,7 @@ extension SeoulSuite {
             try await withSeoulSandbox { sandbox in
                 let process = try await Self.closedPipeRun(
                     ["raon", "list", "--base-url", sandbox.seoulRoot.absoluteString, "--key", testKey, "--today", "2026-11-20"], home: home)
-                #expect(process.status == 0)
-                #expect(process.reason == .exit)
+                #expect(process == .exited(0))
             }
         }
 
@@ -102,35 +101,23 @@ extension SeoulSuite {
             let answer = home.appendingPathComponent("answer.txt")
             try Data(("Here it is:\n```json\n{\"items\":[" + items.joined(separator: ",") + "]}\n```\n").utf8).write(to: answer)
             let process = try await Self.closedPipeRun(["json", "extract"], home: home, input: answer)
-            #expect(process.status == 0)
-            #expect(process.reason == .exit)
+            #expect(process == .exited(0))
         }
 
         /// Runs `courier arguments…` (stdin from `input`) and, like `head -3`, reads a little of its
         /// output, then closes the read end while it is still writing.
-        static func closedPipeRun(_ arguments: [String], home: URL, input: URL? = nil) async throws -> (status: Int32, reason: Process.TerminationReason) {
-            let process = Process()
-            process.executableURL = try Self.binary()
-            process.arguments = arguments
+        static func closedPipeRun(_ arguments: [String], home: URL, input: URL? = nil) async throws -> ChildProcess.Termination {
             var environment = ProcessInfo.processInfo.environment
             environment["XDG_DATA_HOME"] = home.path
-            process.environment = environment
-            if let input { process.standardInput = try FileHandle(forReadingFrom: input) }
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = FileHandle.nullDevice
-            let reader = pipe.fileHandleForReading
-            let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
-                process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-                do { try process.run() } catch { return continuation.resume(throwing: error) }
-                // On its own thread (the read blocks): read a little, then close the read end
-                // while the output (more than a pipe holds) is still being written.
-                Thread.detachNewThread {
-                    _ = reader.readData(ofLength: 200)
-                    try? reader.close()
-                }
+            let child = try ChildProcess(try Self.binary(), arguments, environment: environment, stdin: input.map { .file($0) } ?? .null, stdout: .pipe)
+            let reader = try #require(child.output)
+            // On a Dispatch thread (the read blocks): read a little, then close the read end
+            // while the output (more than a pipe holds) is still being written.
+            DispatchQueue.global().async {
+                _ = reader.readData(ofLength: 200)
+                try? reader.close()
             }
-            return (status, process.terminationReason)
+            return await child.wait()
         }
     }
 }

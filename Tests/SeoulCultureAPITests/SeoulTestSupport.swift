@@ -72,30 +72,15 @@ struct ProcessRun {
     var errors: String
 }
 
-/// Runs `executable arguments…` to its end without blocking a Swift-concurrency thread (its
-/// output goes to files in `scratch`, its end comes through `terminationHandler`): the whole
-/// `swift test` has only two such threads here, and a blocking wait held one of them.
+/// Runs `executable arguments…` to its end (through ``ChildProcess``: its end is awaited off the
+/// concurrency pool, which has only two threads here); its output and errors go through files in
+/// `scratch`.
 func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil, scratch: URL) async throws -> ProcessRun {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    if let environment { process.environment = environment }
     let outputFile = scratch.appendingPathComponent("out-\(UUID().uuidString)")
     let errorFile = scratch.appendingPathComponent("err-\(UUID().uuidString)")
-    _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-    let output = try FileHandle(forWritingTo: outputFile), errors = try FileHandle(forWritingTo: errorFile)
-    process.standardOutput = output
-    process.standardError = errors
-    process.standardInput = FileHandle.nullDevice
-    let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
-        process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-        do { try process.run() } catch { continuation.resume(throwing: error) }
-    }
-    try output.close()
-    try errors.close()
+    let ended = try await ChildProcess.run(executable, arguments, environment: environment, stdout: .file(outputFile), stderr: .file(errorFile))
     return ProcessRun(
-        status: status,
+        status: ended.status,
         output: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),
         errors: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self)
     )
