@@ -4,6 +4,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import ServiceLifecycle
+import UnixSignals
 
 /// Courier's sandbox: a Hummingbird server with httpbin-style fault routes, probe routes for
 /// concurrency tests, sample data, server-sent events (`/sse`), routes for retries (`/flaky`) and
@@ -66,7 +67,8 @@ public struct SandboxServer: Sendable {
     /// Starts the sandbox in the background and returns once it listens.
     public static func start(options: Options = Options(), logger: Logger = Logger(label: "courier.sandbox")) async throws -> RunningSandbox {
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
-        let app = try await makeApplication(options: options, logger: logger) { port in
+        let connections = ConnectionRegistry()
+        let app = try await makeApplication(options: options, logger: logger, connections: connections) { port in
             portContinuation.yield(port ?? 0)
             portContinuation.finish()
         }
@@ -79,7 +81,7 @@ public struct SandboxServer: Sendable {
             _ = await task.result
             throw SandboxError.couldNotStart(host: options.host, port: options.port)
         }
-        return RunningSandbox(host: options.host, port: port, group: group, task: task)
+        return RunningSandbox(host: options.host, port: port, group: group, task: task, connections: connections)
     }
 
     /// Starts the sandbox, runs `body` against it, and stops it whether `body` returns or throws.
@@ -105,16 +107,28 @@ public struct SandboxServer: Sendable {
         }
     }
 
-    /// Runs the sandbox in the foreground until SIGINT or SIGTERM, then shuts down cleanly.
+    /// Runs the sandbox in the foreground until SIGINT or SIGTERM, then stops it as
+    /// ``RunningSandbox/stop(grace:)`` does: requests in flight get 5 s, then every connection
+    /// still open is closed (a browser's spare connection would otherwise hold the stop).
     public static func run(options: Options, logger: Logger = Logger(label: "courier.sandbox"), onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
-        let app = try await makeApplication(options: options, logger: logger) { port in onListening(port ?? options.port) }
-        try await app.runService(gracefulShutdownSignals: [.sigint, .sigterm])
+        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
+        let sandbox = try await start(options: options, logger: logger)
+        onListening(sandbox.port)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { for await _ in signals { return } }
+            group.addTask { _ = await sandbox.task.result }  // the server failed on its own
+            await group.next()
+            await sandbox.stop()
+            group.cancelAll()  // the signals' wait
+        }
+        if case .failure(let error) = await sandbox.task.result { throw error }
     }
 
     /// The Hummingbird application for `options`; `onListening` gets the bound port (nil if unknown).
     private static func makeApplication(
         options: Options,
         logger: Logger,
+        connections: ConnectionRegistry = ConnectionRegistry(),
         onListening: @escaping @Sendable (Int?) -> Void
     ) async throws -> Application<RouterResponder<SandboxRequestContext>> {
         let sandbox = SandboxServer(options: options, logger: logger)
@@ -125,7 +139,10 @@ public struct SandboxServer: Sendable {
             router: router,
             server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter, configuration: .init(ws: .init(maxFrameSize: 16 << 20, autoPing: .disabled))),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "courier-sandbox"),
-            onServerRunning: { channel in onListening(channel.localAddress?.port) },
+            onServerRunning: { channel in
+                await connections.watch(server: channel)
+                onListening(channel.localAddress?.port)
+            },
             eventLoopGroupProvider: options.eventLoopGroup.map { .shared($0) } ?? .singleton,
             logger: quiet(logger)
         )
@@ -147,6 +164,7 @@ public struct RunningSandbox: Sendable {
     public let port: Int
     let group: ServiceGroup
     let task: Task<Void, any Error>
+    let connections: ConnectionRegistry
 
     /// `http://host:port`.
     public var baseURL: URL {
@@ -155,14 +173,16 @@ public struct RunningSandbox: Sendable {
     }
 
     /// Stops the server and waits until it has shut down: gracefully (requests in flight may
-    /// finish), but for at most `grace`; then the server is cancelled, so a request that cannot
-    /// finish — a body the client stopped reading without closing the connection — does not
-    /// hold the stop for ever.
+    /// finish), but for at most `grace`; then every connection still open is closed and the
+    /// server cancelled, so a request that cannot finish — a body the client stopped reading
+    /// without closing the connection — or a connection a client keeps idle in its pool does not
+    /// hold the stop.
     public func stop(grace: Duration = .seconds(5)) async {
         await group.triggerGracefulShutdown()
-        let task = self.task
+        let (task, connections) = (self.task, self.connections)
         let deadline = Task {
             try await Task.sleep(for: grace)
+            connections.closeAll()
             task.cancel()
         }
         _ = await task.result

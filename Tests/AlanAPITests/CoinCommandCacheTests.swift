@@ -5,19 +5,13 @@ import Testing
 /// `courier coin report` as a user runs it: the built binary, twice, on one cache folder.
 @Suite("courier coin report: the overview in the shared disk cache")
 struct CoinCommandCacheTests {
-    /// `.build/debug/courier`, beside this test bundle.
-    static func binary() throws -> URL {
-        let candidate = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("courier")
-        return try #require(FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil,
-                            "the courier binary is not built beside the tests: run `swift build --build-tests` first")
-    }
 
     /// Runs `courier arguments…` with `XDG_CACHE_HOME` = `cacheHome`; its exit status and standard error.
     static func courier(_ arguments: [String], cacheHome: URL) async throws -> (status: Int32, errors: String) {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CACHE_HOME"] = cacheHome.path
         let errorFile = cacheHome.appendingPathComponent("err-\(UUID().uuidString)")
-        let status = try await ChildProcess.run(try binary(), arguments, environment: environment, stderr: .file(errorFile)).status
+        let status = try await ChildProcess.run(try ChildProcess.courierBinary(), arguments, environment: environment, stderr: .file(errorFile)).status
         return (status, String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
     }
 

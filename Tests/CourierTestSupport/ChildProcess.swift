@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -25,7 +26,7 @@ public final class ChildProcess: Sendable {
         case inherit
         /// A file: read for standard input; created (0600) or truncated for the others.
         case file(URL)
-        /// A pipe; this process keeps the other end (``input`` or ``output``).
+        /// A pipe; this process keeps the other end (``input``, ``output`` or ``errors``).
         case pipe
     }
 
@@ -59,6 +60,8 @@ public final class ChildProcess: Sendable {
     public let input: FileHandle?
     /// This process's end of the child's standard output, when it is a ``Stream/pipe``.
     public let output: FileHandle?
+    /// This process's end of the child's standard error, when it is a ``Stream/pipe``.
+    public let errors: FileHandle?
 
     #if os(Linux)
     /// Starts `executable` with `arguments` (and `environment`, else this process's).
@@ -123,6 +126,7 @@ public final class ChildProcess: Sendable {
         self.pid = pid
         self.input = ours[0]
         self.output = ours[1]
+        self.errors = ours[2]
     }
 
     #else
@@ -159,6 +163,7 @@ public final class ChildProcess: Sendable {
         self.pid = process.processIdentifier
         self.input = pipes[0]?.fileHandleForWriting
         self.output = pipes[1]?.fileHandleForReading
+        self.errors = pipes[2]?.fileHandleForReading
     }
     #endif
 
@@ -184,6 +189,16 @@ public final class ChildProcess: Sendable {
             }
         }
         #endif
+    }
+
+    /// The built `courier` binary: beside this test bundle, or in the package's `.build/debug`.
+    public static func courierBinary(sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
+        let testBundleDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let candidates = [testBundleDirectory.appendingPathComponent("courier"), packageRoot.appendingPathComponent(".build/debug/courier")]
+        let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+        return try #require(found, "the courier binary is not built (looked in \(candidates.map(\.path))): run `swift build` first",
+                            sourceLocation: sourceLocation)
     }
 
     /// Runs `executable` to its end.

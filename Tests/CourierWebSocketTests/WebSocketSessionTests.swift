@@ -9,10 +9,14 @@ import Testing
 struct WebSocketSessionTests {
     static let fast = ReconnectPolicy(initialDelay: .milliseconds(50), maxDelay: .milliseconds(400), jitter: 0.2, resetAfter: .seconds(30))
 
-    /// A session on the ticker stand-in (a tick every 20 ms) that subscribes to KRW-BTC on every connect.
+    /// A session on the ticker stand-in (a tick every 20 ms) that subscribes to KRW-BTC on every
+    /// connect. Its buffer drops the oldest ticks: the tests do not read every tick, and under
+    /// `.suspend` a full buffer (256 ticks: about 5 s) stops the session reading the socket, so a
+    /// server's drop would go unnoticed until someone reads — on a loaded machine, before the test
+    /// had even set its fault.
     static func btcSession(_ sandbox: RunningSandbox) -> WebSocketSession {
         let client = WebSocketClient(configuration: .init(url: webSocketURL(sandbox, "/websocket/v1?interval=20")))
-        return WebSocketSession(client: client, reconnect: fast) { connection throws(NetworkError) in
+        return WebSocketSession(client: client, reconnect: fast, buffer: .dropOldest(limit: 64)) { connection throws(NetworkError) in
             try await connection.send(text: UpbitSubscription.ticker(codes: ["KRW-BTC"]))
         }
     }
@@ -24,7 +28,9 @@ struct WebSocketSessionTests {
             let log = StateLog(session)
             await eventually { log.connections == 1 }
             try await setFaults(sandbox, "dropAfterMs=300")
-            await eventually(timeout: .seconds(30)) { log.connections >= 3 }
+            if !(await eventually(timeout: .seconds(30)) { log.connections >= 3 }) {
+                Issue.record("the session's states: \(log.timed.map { "\($0.0) at \($0.1)" })")
+            }
             try await setFaults(sandbox, "dropAfterMs=0")
             await session.close()
 

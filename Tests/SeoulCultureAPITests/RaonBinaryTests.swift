@@ -6,22 +6,13 @@ extension SeoulSuite {
     /// The built `courier` binary, run as a user would: separate processes on one data directory.
     @Suite("courier raon: the built binary as separate processes")
     struct RaonBinaryTests {
-        /// `.build/debug/courier`: beside this test bundle, or under the package's `.build/debug`.
-        static func binary() throws -> URL {
-            let testBundleDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            let candidates = [testBundleDirectory.appendingPathComponent("courier"), packageRoot.appendingPathComponent(".build/debug/courier")]
-            let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-            return try #require(found, "the courier binary is not built (looked in \(candidates.map(\.path))): run `swift build` first")
-        }
-
         /// Runs `courier arguments…` with `$XDG_DATA_HOME` = `dataHome` and no `SEOUL_API_KEY`.
         static func courier(_ arguments: [String], dataHome: URL) async throws -> ProcessRun {
             var environment = ProcessInfo.processInfo.environment
             environment["XDG_DATA_HOME"] = dataHome.path
             environment["XDG_CACHE_HOME"] = dataHome.appendingPathComponent("cache").path
             environment["SEOUL_API_KEY"] = nil
-            return try await runProcess(try binary(), arguments, environment: environment, scratch: dataHome)
+            return try await runProcess(try ChildProcess.courierBinary(), arguments, environment: environment, scratch: dataHome)
         }
 
         static func temporaryDataHome() throws -> URL {
@@ -109,7 +100,7 @@ extension SeoulSuite {
         static func closedPipeRun(_ arguments: [String], home: URL, input: URL? = nil) async throws -> ChildProcess.Termination {
             var environment = ProcessInfo.processInfo.environment
             environment["XDG_DATA_HOME"] = home.path
-            let child = try ChildProcess(try Self.binary(), arguments, environment: environment, stdin: input.map { .file($0) } ?? .null, stdout: .pipe)
+            let child = try ChildProcess(try ChildProcess.courierBinary(), arguments, environment: environment, stdin: input.map { .file($0) } ?? .null, stdout: .pipe)
             let reader = try #require(child.output)
             // On a Dispatch thread (the read blocks): read a little, then close the read end
             // while the output (more than a pipe holds) is still being written.

@@ -11,6 +11,8 @@ final class TickerConnection: Sendable {
         var codes: [String] = []
         var snapshotDue = false
         var readerDone = false
+        /// When the first subscription was read: the drop fault counts from here.
+        var subscribedAt: ContinuousClock.Instant?
     }
 
     let hub: TickerHub
@@ -32,14 +34,15 @@ final class TickerConnection: Sendable {
         defer { hub.record { $0.open -= 1 } }
         let reader = Task { await self.read(inbound) }
         defer { reader.cancel() }
-        let openedAt = ContinuousClock.now
         var index = hub.feed.currentIndex(interval: interval)
         var silent = false
         do {
             while channel.isActive {
                 if subscription.withLock({ $0.readerDone }), !silent { break }
                 let faults = hub.currentFaults
-                if faults.dropAfterMs > 0, openedAt.duration(to: .now) >= .milliseconds(faults.dropAfterMs) {
+                if faults.dropAfterMs > 0, let subscribedAt = subscription.withLock({ $0.subscribedAt }),
+                    subscribedAt.duration(to: .now) >= .milliseconds(faults.dropAfterMs)
+                {
                     hub.record { $0.droppedByServer += 1 }
                     if faults.dropMode == "close" {
                         try? await outbound.close(WebSocketErrorCode(codeNumber: 1012), reason: "service restart")
@@ -87,7 +90,11 @@ final class TickerConnection: Sendable {
                     continue
                 }
                 hub.record { $0.subscriptions += 1 }
-                subscription.withLock { $0.codes = codes; $0.snapshotDue = true }
+                subscription.withLock { state in
+                    state.codes = codes
+                    state.snapshotDue = true
+                    if state.subscribedAt == nil { state.subscribedAt = .now }
+                }
             }
         } catch {}
         subscription.withLock { $0.readerDone = true }

@@ -5,7 +5,9 @@ import Synchronization
 final class TickerHub: Sendable {
     /// Fault knobs, set with `POST /ticker/faults`.
     struct Faults: Codable, Sendable, Equatable {
-        /// Drop every connection this many milliseconds after it opened (0: never).
+        /// Drop every connection this many milliseconds after its first subscription (0: never).
+        /// Counted from the subscription, not the opening: on a loaded machine a connection
+        /// dropped before its subscription was read would never have subscribed at all.
         var dropAfterMs: Int = 0
         /// How to drop: `abrupt` (TCP closed, no close frame) or `close` (close frame 1012).
         var dropMode: String = "abrupt"

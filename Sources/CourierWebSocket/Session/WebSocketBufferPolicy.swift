@@ -2,7 +2,8 @@
 public enum WebSocketBufferPolicy: Sendable, Equatable {
     /// Keep up to `limit` messages; then stop reading the socket until the reader catches up
     /// (nothing is lost; the server is slowed down by TCP back-pressure, and pings are answered
-    /// late).
+    /// late). Meanwhile a dropped connection is noticed, and re-dialled, only once the reader has
+    /// taken enough to make room.
     case suspend(limit: Int)
     /// Keep the newest `limit` messages; drop the oldest when full (for tickers, where only the
     /// latest price matters). Drops are counted in ``WebSocketSession/droppedMessages``.
