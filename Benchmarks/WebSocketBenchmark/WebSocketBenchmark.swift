@@ -177,7 +177,7 @@ struct WebSocketBenchmark {
     static func reconnect(_ sandbox: RunningSandbox) async throws {
         let drops = 60
         let policy = ReconnectPolicy(initialDelay: .milliseconds(20), maxDelay: .milliseconds(20), jitter: 0, resetAfter: .milliseconds(50))
-        say("reconnect: the stand-in drops every connection 100 ms after it opens; \(drops) reconnects; backoff \(policy.initialDelay) (no jitter)")
+        say("reconnect: the stand-in drops every connection 100 ms after its subscription; \(drops) reconnects; backoff \(policy.initialDelay) (no jitter)")
         _ = try await NetworkClient().response(TickerFaults(baseURL: sandbox.baseURL))
         let url = URL(string: "ws://\(sandbox.host):\(sandbox.port)/websocket/v1?interval=20")!
         var quiet = Logger(label: "bench")
