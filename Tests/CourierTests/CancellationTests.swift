@@ -26,7 +26,7 @@ struct CancellationTests {
                     let task = Task { () throws(NetworkError) -> NetworkResponse in
                         try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: path))
                     }
-                    try await waitUntil { try await stats(observer, sandbox.baseURL).total > before }
+                    await eventually { try await stats(observer, sandbox.baseURL).total > before }
                     try await Task.sleep(for: .milliseconds(30))
                     let start = ContinuousClock.now
                     task.cancel()
@@ -55,7 +55,7 @@ struct CancellationTests {
                 #expect(elapsed.max() ?? .zero < .milliseconds(2500), "\(path): \(elapsed)")
             }
             // The streaming route notices the client went away.
-            try await waitUntil { try await stats(observer, sandbox.baseURL).disconnects == 7 }
+            await eventually { try await stats(observer, sandbox.baseURL).disconnects == 7 }
         }
         try await single.shutdown()
     }
@@ -93,14 +93,4 @@ struct CancellationTests {
 
 func stats(_ client: NetworkClient, _ baseURL: URL) async throws -> ProbeStats {
     try await client.request(TestEndpoint(baseURL: baseURL, path: "/probe/stats"), as: ProbeStats.self)
-}
-
-/// Polls `condition` every 5 ms for up to 3 s.
-func waitUntil(_ condition: () async throws -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-    let end = ContinuousClock.now + .seconds(3)
-    while ContinuousClock.now < end {
-        if try await condition() { return }
-        try await Task.sleep(for: .milliseconds(5))
-    }
-    Issue.record("condition not met within 3 s", sourceLocation: sourceLocation)
 }
