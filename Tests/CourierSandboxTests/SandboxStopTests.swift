@@ -6,6 +6,13 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+private let streamSocket = Int32(SOCK_STREAM.rawValue)
+private let sendFlags = Int32(MSG_NOSIGNAL)
+private func sendBytes(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int { Glibc.send(descriptor, bytes.baseAddress, bytes.count, sendFlags) }
+#elseif canImport(Darwin)
+import Darwin
+private let streamSocket = SOCK_STREAM
+private func sendBytes(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int { Darwin.send(descriptor, bytes.baseAddress, bytes.count, 0) }
 #endif
 
 /// How `RunningSandbox.stop(grace:)` ends connections clients keep open: the sandbox of every
@@ -18,7 +25,7 @@ struct SandboxStopTests {
         let descriptor: Int32
 
         init(port: Int) throws {
-            descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            descriptor = socket(AF_INET, streamSocket, 0)
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -35,7 +42,7 @@ struct SandboxStopTests {
 
         func send(_ text: String) {
             let bytes = Array(text.utf8)
-            _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            _ = bytes.withUnsafeBytes { sendBytes(descriptor, $0) }
         }
 
         /// Reads until `until` holds for what came, the server closes (true), or 15 s pass (false).

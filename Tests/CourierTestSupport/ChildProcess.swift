@@ -54,7 +54,7 @@ public final class ChildProcess: Sendable {
     /// The child's process id.
     public let pid: pid_t
     #if !os(Linux)
-    private let process: Process
+    nonisolated(unsafe) private let process: Process  // only waited for, from one Dispatch thread
     #endif
     /// This process's end of the child's standard input, when it is a ``Stream/pipe``.
     public let input: FileHandle?
@@ -180,7 +180,7 @@ public final class ChildProcess: Sendable {
             }
         }
         #else
-        let process = self.process
+        nonisolated(unsafe) let process = self.process
         return await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 process.waitUntilExit()
