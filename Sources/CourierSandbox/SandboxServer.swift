@@ -187,6 +187,8 @@ public struct RunningSandbox: Sendable {
         }
         _ = await task.result
         deadline.cancel()
+        // Whatever the server left open when it ended goes too: a stopped sandbox holds no connection.
+        connections.closeAll()
     }
 }
 
