@@ -124,11 +124,12 @@ public struct SandboxServer: Sendable {
         if case .failure(let error) = await sandbox.task.result { throw error }
     }
 
-    /// The Hummingbird application for `options`; `onListening` gets the bound port (nil if unknown).
+    /// The Hummingbird application for `options`; `connections` hears of each connection it
+    /// accepts, `onListening` gets the bound port (nil if unknown).
     private static func makeApplication(
         options: Options,
         logger: Logger,
-        connections: ConnectionRegistry = ConnectionRegistry(),
+        connections: ConnectionRegistry,
         onListening: @escaping @Sendable (Int?) -> Void
     ) async throws -> Application<RouterResponder<SandboxRequestContext>> {
         let sandbox = SandboxServer(options: options, logger: logger)

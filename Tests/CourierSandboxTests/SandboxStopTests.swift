@@ -6,13 +6,8 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
-private let streamSocket = Int32(SOCK_STREAM.rawValue)
-private let sendFlags = Int32(MSG_NOSIGNAL)
-private func sendBytes(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int { Glibc.send(descriptor, bytes.baseAddress, bytes.count, sendFlags) }
 #elseif canImport(Darwin)
 import Darwin
-private let streamSocket = SOCK_STREAM
-private func sendBytes(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int { Darwin.send(descriptor, bytes.baseAddress, bytes.count, 0) }
 #endif
 
 /// How `RunningSandbox.stop(grace:)` ends connections clients keep open: the sandbox of every
@@ -25,14 +20,9 @@ struct SandboxStopTests {
         let descriptor: Int32
 
         init(port: Int) throws {
-            descriptor = socket(AF_INET, streamSocket, 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
+            let descriptor = LoopbackSocket.make()
+            self.descriptor = descriptor
+            let connected = LoopbackSocket.withAddress(port: port) { address, length in connect(descriptor, address, length) }.result
             try #require(connected == 0, "connect: \(errno)")
             var timeout = timeval(tv_sec: 15, tv_usec: 0)
             setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -41,11 +31,10 @@ struct SandboxStopTests {
         deinit { close(descriptor) }
 
         func send(_ text: String) {
-            let bytes = Array(text.utf8)
-            _ = bytes.withUnsafeBytes { sendBytes(descriptor, $0) }
+            LoopbackSocket.send(descriptor, Array(text.utf8))
         }
 
-        /// Reads until `until` holds for what came, the server closes (true), or 15 s pass (false).
+        /// Reads until `done` holds for what came, the server closes (true), or 15 s pass (false).
         func read(until done: @escaping @Sendable (String) -> Bool = { _ in false }) async -> (text: String, closed: Bool) {
             let descriptor = self.descriptor
             return await withCheckedContinuation { continuation in

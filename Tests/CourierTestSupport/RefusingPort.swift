@@ -10,24 +10,13 @@ public final class RefusingPort {
     private let descriptor: Int32
 
     public init() {
-        #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                bind(descriptor, raw, length) == 0 && getsockname(descriptor, raw, &length) == 0
-            }
+        let descriptor = LoopbackSocket.make()
+        let (bound, port) = LoopbackSocket.withAddress { address, length in
+            bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
         }
         precondition(bound, "could not bind a loopback port")
         self.descriptor = descriptor
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
     }
 
     /// `http://127.0.0.1:PORT`.

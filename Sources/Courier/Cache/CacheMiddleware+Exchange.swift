@@ -76,10 +76,7 @@ extension CacheMiddleware {
     /// arrives while a streaming storage writes it to a file, stored only if it ends whole.
     func admit(_ head: HTTPResponse, _ body: HTTPBody?, _ exchange: Exchange, requestTime: Date) async throws -> (HTTPResponse, HTTPBody?) {
         guard CacheStorability.isStorable(exchange.request, head, requestDirectives: exchange.directives) else { return (head, body) }
-        var kept = head
-        let unstored = Self.unstored(head.headerFields)
-        kept.headerFields = head.headerFields.filter { !unstored.contains($0.name.canonicalName) }
-        let stored = kept
+        let stored = Self.storedHead(head)
         let responseTime = clock()
         let vary = head.headerFields[values: .vary].joined(separator: ", ")
         let varyValues = CachedResponse.varyValues(exchange.request.headerFields, vary: vary.isEmpty ? nil : vary)
@@ -170,6 +167,14 @@ extension CacheMiddleware {
         return (head, method == .head ? nil : body(entry.content, range.first..<(range.last + 1)))
     }
 
+    /// `head` without the fields never stored.
+    static func storedHead(_ head: HTTPResponse) -> HTTPResponse {
+        var stored = head
+        let unstored = unstored(head.headerFields)
+        stored.headerFields = head.headerFields.filter { !unstored.contains($0.name.canonicalName) }
+        return stored
+    }
+
     /// Fields never stored (RFC 9111 §3.1): hop-by-hop ones, those `Connection` lists, proxy credentials.
     static func unstored(_ fields: HTTPFields) -> Set<String> {
         var names: Set<String> = ["connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade",
@@ -210,11 +215,8 @@ extension CacheMiddleware {
         var data = Data()
         if let body { data = try await BodyCollector.collect(body, limit: limit) }
         guard data.count <= maxEntryBytes else { return (head, CollectedBodyHandOff.body(data)) }
-        var stored = head
-        let unstored = Self.unstored(head.headerFields)
-        stored.headerFields = head.headerFields.filter { !unstored.contains($0.name.canonicalName) }
         let now = clock()
-        storage.store([CachedResponse(url: key, head: stored, body: data, requestTime: now, responseTime: now, varyValues: [:])], for: key)
+        storage.store([CachedResponse(url: key, head: Self.storedHead(head), body: data, requestTime: now, responseTime: now, varyValues: [:])], for: key)
         return (head, CollectedBodyHandOff.body(data))
     }
 

@@ -64,14 +64,7 @@ public struct CachedResponse: Sendable, Equatable {
 
     /// A stored response made of a received head and body.
     public init(url: String, head: HTTPResponse, body: Data, requestTime: Date, responseTime: Date, varyValues: [String: String]) {
-        self.url = url
-        self.status = head.status.code
-        self.reason = head.status.reasonPhrase
-        self.fields = head.headerFields.map { Field(name: $0.name.rawName, value: $0.value) }
-        self.content = .data(body)
-        self.requestTime = requestTime
-        self.responseTime = responseTime
-        self.varyValues = varyValues
+        self.init(url: url, head: head, content: .data(body), requestTime: requestTime, responseTime: responseTime, varyValues: varyValues)
     }
 
     /// A stored response made of its parts, for content that did not come over HTTP (a
@@ -83,14 +76,8 @@ public struct CachedResponse: Sendable, Equatable {
     /// ```
     public init(url: String, status: Int = 200, reason: String = "OK", fields: [Field], body: Data,
                 requestTime: Date, responseTime: Date, varyValues: [String: String] = [:]) {
-        self.url = url
-        self.status = status
-        self.reason = reason
-        self.fields = fields
-        self.content = .data(body)
-        self.requestTime = requestTime
-        self.responseTime = responseTime
-        self.varyValues = varyValues
+        self.init(url: url, status: status, reason: reason, fields: fields, content: .data(body),
+                  requestTime: requestTime, responseTime: responseTime, varyValues: varyValues)
     }
 
     /// A stored response whose body is `content`.

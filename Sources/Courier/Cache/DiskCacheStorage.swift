@@ -173,10 +173,9 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
             }
             // Another store's file (or another key's): copied in, never shared.
             guard let bytes = file.readAll() else { return nil }
-            return place(CachedResponse(url: variant.url, status: variant.status, reason: variant.reason, fields: variant.fields,
-                                        content: .data(bytes), requestTime: variant.requestTime,
-                                        responseTime: variant.responseTime, varyValues: variant.varyValues),
-                         key: key, created: &created)
+            var copy = variant
+            copy.content = .data(bytes)
+            return place(copy, key: key, created: &created)
         }
     }
 

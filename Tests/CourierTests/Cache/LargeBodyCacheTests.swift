@@ -53,6 +53,12 @@ struct LargeBodyCacheTests {
             return (names.filter { $0.hasSuffix(".entry") }, names.filter { $0.hasSuffix(".body") }, names.filter { $0.hasPrefix(".tmp-") })
         }
 
+        /// Whether the store's directory has no entry, body or temporary file.
+        func holdsNothing() throws -> Bool {
+            let files = try files()
+            return files.entries.isEmpty && files.bodies.isEmpty && files.temporary.isEmpty
+        }
+
         func path(_ name: String) -> String { storage.directory.appendingPathComponent(name).path }
     }
 
@@ -119,8 +125,7 @@ struct LargeBodyCacheTests {
             await #expect(throws: (any Error).self) { _ = try await rig.get("/truncated") }
             await #expect(throws: (any Error).self) { _ = try await rig.get("/drop") }
             await #expect(throws: (any Error).self) { _ = try await rig.get("/drop", unknownLength: true) }
-            let files = try rig.files()
-            #expect(files.entries.isEmpty && files.bodies.isEmpty && files.temporary.isEmpty)
+            #expect(try rig.holdsNothing())
         }
     }
 
@@ -136,8 +141,7 @@ struct LargeBodyCacheTests {
             reader.cancel()
             _ = try? await reader.value
             await eventually { try rig.files().temporary.isEmpty }
-            let files = try rig.files()
-            #expect(files.entries.isEmpty && files.bodies.isEmpty && files.temporary.isEmpty)
+            #expect(try rig.holdsNothing())
         }
     }
 
