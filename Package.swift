@@ -189,6 +189,13 @@ let package = Package(
             path: "Benchmarks/ResilienceBenchmark",
             swiftSettings: strict
         ),
+        // Peak memory and time against the sandbox's hostile routes, per transport (issue 25).
+        .executableTarget(
+            name: "HostileBenchmark",
+            dependencies: ["Courier", "CourierSandbox", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            path: "Benchmarks/HostileBenchmark",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "LLMBenchmark",
             dependencies: ["CourierLLM"],

@@ -35,7 +35,7 @@ public actor Accounts {
         var configuration = configuration
         configuration.baseURL = server
         let plain = NetworkClient(configuration: configuration)
-        let auth = BearerTokenMiddleware(origin: server, logger: configuration.logger) {
+        let auth = BearerTokenMiddleware(allowedOrigins: [server], logger: configuration.logger) {
             holder.session?.bearerToken
         } refresh: { _ in
             try await Self.refresh(holder, client: plain, credentials: credentials)

@@ -20,8 +20,8 @@ import Tracing
 /// the limit as `ResponseTooLargeError`, cancellation as `URLError(.cancelled)`.
 ///
 /// The client is configured deliberately (see ``Settings``): a short connect timeout and no
-/// retrying a refused connection until that timeout, a pool sized for fan-out, a redirect
-/// limit with loop detection, and bounded decompression.
+/// retrying a refused connection until that timeout, a pool sized for fan-out, no redirects
+/// followed (the client follows them, hop by hop), and bounded decompression.
 public final class HTTPClientTransport: ClientTransport, BufferingTransport, DeadlineAwareTransport, IdleTimeoutAwareTransport, Sendable {
     /// How the underlying `HTTPClient` is set up.
     public struct Settings: Sendable {
@@ -34,10 +34,8 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
         public var readTimeout: Duration?
         /// Connections kept per host; fan-out of this many runs without queueing.
         public var connectionsPerHost: Int = 64
-        /// Redirects followed before `NetworkError.networkError(_:)` with `.httpTooManyRedirects`.
-        public var maxRedirects: Int = 10
         /// A gzip/deflate body may expand at most this many times its compressed size.
-        public var maxDecompressionRatio: Int = 100
+        public var maxDecompressionRatio: Int = CallLimits.defaultMaxDecompressionRatio
         /// Deadline used when no `CallContext` sets one.
         public var defaultTimeout: Duration = .seconds(60)
 
@@ -87,7 +85,9 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
         configuration.timeout = .init(connect: .init(settings.connectTimeout), read: settings.readTimeout.map(TimeAmount.init))
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: settings.connectionsPerHost)
         configuration.connectionPool.retryConnectionEstablishment = false
-        configuration.redirectConfiguration = .follow(max: settings.maxRedirects, allowCycles: false)
+        // Transports never follow redirects: NetworkClient follows each hop itself, through the
+        // middlewares, with the rules for credentials and schemes (CallPipeline, RedirectHop).
+        configuration.redirectConfiguration = .disallow
         configuration.decompression = .enabled(limit: .ratio(settings.maxDecompressionRatio))
         configuration.httpVersion = .automatic
         // AsyncHTTPClient opens a span per request with the tracer bootstrapped when the client is

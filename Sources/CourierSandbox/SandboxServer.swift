@@ -52,6 +52,7 @@ public struct SandboxServer: Sendable {
         if options.logRequests { router.add(middleware: RequestLogMiddleware(logger: logger)) }
         EchoRoutes().register(on: router)
         FaultRoutes().register(on: router)
+        HostileRoutes().register(on: router)
         ProbeRoutes(counter: probe).register(on: router)
         SampleRoutes().register(on: router)
         SSERoutes().register(on: router)

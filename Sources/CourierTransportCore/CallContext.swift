@@ -4,7 +4,9 @@ import Foundation
 ///
 /// `NetworkClient` sets ``current`` for each call; middlewares and transports read it. A call
 /// that does not come from a `NetworkClient` (an OpenAPI-generated client, say) has none, and
-/// middlewares fall back to what the request itself says (method, headers).
+/// middlewares fall back to what the request itself says (method, headers). Only the client
+/// makes and sets a context: code outside the package cannot forge one (raise a call's body
+/// limit, drop its secrets) for the middlewares and transports of another call.
 public struct CallContext: Sendable {
     /// When the whole call must be done (transports that support deadlines honour it).
     public var deadline: ContinuousClock.Instant?
@@ -20,16 +22,22 @@ public struct CallContext: Sendable {
     /// For a streamed body: no bytes for this long fails it with `URLError(.timedOut)`. Honoured by
     /// an ``IdleTimeoutAwareTransport``; for others the client watches the body itself.
     public var idleTimeout: Duration?
+    /// Where the call was sent first (its base URL, before any redirect): a middleware that
+    /// attaches credentials sends them there and to origins it was told about, never to a
+    /// redirect's other origin.
+    public var origin: URL?
 
     /// Creates a context.
-    public init(
+    package init(
         deadline: ContinuousClock.Instant? = nil,
         secrets: [String] = [],
         maxResponseBytes: Int? = nil,
         traits: CallTraits = CallTraits(),
         streamsResponse: Bool = false,
-        idleTimeout: Duration? = nil
+        idleTimeout: Duration? = nil,
+        origin: URL? = nil
     ) {
+        self.origin = origin
         self.deadline = deadline
         self.secrets = secrets
         self.maxResponseBytes = maxResponseBytes
@@ -39,7 +47,10 @@ public struct CallContext: Sendable {
     }
 
     /// The context of the request this task is sending, if any.
-    @TaskLocal public static var current: CallContext?
+    public static var current: CallContext? { task }
+
+    /// Where the client sets ``current``: not public, so it cannot be forged.
+    @TaskLocal package static var task: CallContext?
 }
 
 /// A transport that honours ``CallContext/deadline`` itself, so `NetworkClient` need not

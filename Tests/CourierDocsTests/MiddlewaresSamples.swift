@@ -40,7 +40,7 @@ enum MiddlewaresArticle {
     }
 
     static func bearer(store: TokenStore) -> BearerTokenMiddleware {
-        let auth = BearerTokenMiddleware(origin: URL(string: "https://blog.example.com")!) {
+        let auth = BearerTokenMiddleware(allowedOrigins: [URL(string: "https://blog.example.com")!]) {
             await store.token                              // a BearerToken(value, expiresAt:) or nil
         } refresh: { rejected in
             try await store.refresh(replacing: rejected)   // e.g. POST /auth/refresh; store and return the new one

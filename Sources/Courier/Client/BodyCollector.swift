@@ -15,6 +15,8 @@ enum BodyCollector {
             if data.count + chunk.count > limit { throw NetworkError.responseTooLarge(limit: limit) }
             data.append(contentsOf: chunk)
         }
+        // A stream ended by the caller's cancellation stops early without an error: not a body.
+        try Task.checkCancellation()
         return data
     }
 }

@@ -16,16 +16,14 @@ public final class NetworkClient: NetworkProviding, Sendable {
     /// The configuration this client was made with.
     public let configuration: Configuration
     private let builder: RequestBuilder
-    private let transportHandlesDeadline: Bool
-    /// The transport, when no middleware needs the body as a stream and it can buffer itself.
-    private let buffering: (any BufferingTransport)?
+    /// The one path every call takes: middlewares, transport, redirects and limits.
+    private let pipeline: CallPipeline
 
     /// A client with `configuration`.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.builder = RequestBuilder(encoder: configuration.encoder, baseURL: configuration.baseURL)
-        self.transportHandlesDeadline = configuration.transport is any DeadlineAwareTransport
-        self.buffering = configuration.middlewares.isEmpty ? configuration.transport as? any BufferingTransport : nil
+        self.pipeline = CallPipeline(configuration)
     }
 
     /// A client over `transport` with `middlewares` and otherwise default settings.
@@ -86,24 +84,16 @@ public final class NetworkClient: NetworkProviding, Sendable {
         /// The context middlewares and the transport see for this call.
         func context(maxResponseBytes: Int, streams: Bool = false, idleTimeout: Duration? = nil) -> CallContext {
             CallContext(deadline: ContinuousClock.now + timeout, secrets: secrets, maxResponseBytes: maxResponseBytes,
-                        traits: traits, streamsResponse: streams, idleTimeout: idleTimeout)
+                        traits: traits, streamsResponse: streams, idleTimeout: idleTimeout, origin: built.baseURL)
         }
     }
 
     /// The non-generic body of ``answer(_:)``.
     private func send(_ call: Call) async throws(NetworkError) -> NetworkResponse {
-        let built = call.built
-        if let host = built.plainHTTPHost { try checkTransportSecurity(host: host) }
         let context = call.context(maxResponseBytes: configuration.maxResponseBytes)
-        let operationID = call.operationID
         do {
-            let (head, body) = try await CallContext.$current.withValue(context) {
-                if transportHandlesDeadline {
-                    return try await exchange(built, operationID: operationID)
-                }
-                return try await withDeadline(context.deadline ?? .now) { try await self.exchange(built, operationID: operationID) }
-            }
-            return NetworkResponse(request: built.request, head: head, body: body,
+            let (request, head, body) = try await pipeline.collect(call, context: context)
+            return NetworkResponse(request: request, head: head, body: body,
                                    statusError: call.statusMapping.error(for: head, body: body))
         } catch {
             if Task.isCancelled { throw .taskCancelled }
@@ -115,17 +105,10 @@ public final class NetworkClient: NetworkProviding, Sendable {
     /// arrives (for event streams), silent for at most `idleTimeout`. An error status is thrown,
     /// its body read within the limit.
     func openStream(_ call: Call, idleTimeout: Duration?) async throws(NetworkError) -> (HTTPResponse, HTTPBody?) {
-        let built = call.built
-        if let host = built.plainHTTPHost { try checkTransportSecurity(host: host) }
         let limit = configuration.maxResponseBytes
         let context = call.context(maxResponseBytes: limit, streams: true, idleTimeout: idleTimeout)
-        let operationID = call.operationID
         do {
-            let (head, body) = try await CallContext.$current.withValue(context) {
-                let send = pipeline(operationID: operationID)
-                if transportHandlesDeadline { return try await send(built.request, built.body, built.baseURL) }
-                return try await withDeadline(context.deadline ?? .now) { try await send(built.request, built.body, built.baseURL) }
-            }
+            let (head, body) = try await pipeline.open(call, context: context)
             if let error = call.statusMapping.error(for: head, body: Data()) {
                 var bytes = Data()
                 if let body { bytes = try await BodyCollector.collect(body, limit: limit) }
@@ -139,64 +122,5 @@ public final class NetworkClient: NetworkProviding, Sendable {
             if Task.isCancelled { throw .taskCancelled }
             throw NetworkError(error)
         }
-    }
-
-    /// Sends through the middlewares and the transport and collects the body within the limit.
-    private func exchange(_ built: RequestBuilder.Built, operationID: String) async throws -> (HTTPResponse, Data) {
-        try Task.checkCancellation()
-        let limit = configuration.maxResponseBytes
-        if let buffering {
-            let (head, data) = try await buffering.sendBuffered(built.request, body: built.body, baseURL: built.baseURL)
-            if data.count > limit { throw NetworkError.responseTooLarge(limit: limit) }
-            return (head, data)
-        }
-        let next = pipeline(operationID: operationID)
-        let handOff = CollectedBodyHandOff()
-        let (head, body) = try await CollectedBodyHandOff.$current.withValue(handOff) {
-            try await next(built.request, built.body, built.baseURL)
-        }
-        guard let body else { return (head, Data()) }
-        // A body the cache served from memory comes as the Data it is.
-        if let data = handOff.take(body) {
-            if data.count > limit { throw NetworkError.responseTooLarge(limit: limit) }
-            return (head, data)
-        }
-        return (head, try await BodyCollector.collect(body, limit: limit))
-    }
-
-    /// The middlewares, outermost first, around the transport.
-    private func pipeline(operationID: String) -> @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) {
-        let transport = configuration.transport
-        var next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) = {
-            try await transport.send($0, body: $1, baseURL: $2, operationID: operationID)
-        }
-        for middleware in configuration.middlewares.reversed() {
-            let inner = next
-            next = { try await middleware.intercept($0, body: $1, baseURL: $2, operationID: operationID, next: inner) }
-        }
-        return next
-    }
-
-    /// Plain `http://` only to allowed hosts (loopback by default) and `*.localhost`.
-    private func checkTransportSecurity(host: String) throws(NetworkError) {
-        if configuration.insecureHostsAllowed.contains(host) || host.hasSuffix(".localhost") { return }
-        throw .insecureURL(host: host)
-    }
-}
-
-/// Runs `operation`, failing with `URLError(.timedOut)` when `deadline` passes first.
-func withDeadline<T: Sendable>(
-    _ deadline: ContinuousClock.Instant,
-    _ operation: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await operation() }
-        group.addTask {
-            try await Task.sleep(until: deadline, clock: .continuous)
-            throw URLError(.timedOut)
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next() else { throw URLError(.timedOut) }
-        return first
     }
 }

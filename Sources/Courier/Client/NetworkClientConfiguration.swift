@@ -24,8 +24,16 @@ extension NetworkClient {
         public var decoder: JSONDecoder
         /// Encodes ``HTTPTask/requestJSONEncodable(_:)`` bodies.
         public var encoder: JSONEncoder
-        /// A response body over this many bytes is ``NetworkError/responseTooLarge(limit:)``.
-        public var maxResponseBytes: Int
+        /// A response body over this many bytes is ``NetworkError/responseTooLarge(limit:)``
+        /// (``limits``' `maxResponseBytes`).
+        public var maxResponseBytes: Int {
+            get { limits.maxResponseBytes }
+            set { limits.maxResponseBytes = newValue }
+        }
+        /// Every limit a call is held to: body size, header count and size, redirects.
+        public var limits: CallLimits
+        /// Whether and how redirects are followed (by the client, one hop at a time).
+        public var redirects: RedirectPolicy
         /// The deadline for a call when its endpoint sets none.
         public var timeout: Duration
         /// Hosts that may be reached over plain `http://`. Loopback is allowed by default for
@@ -41,17 +49,21 @@ extension NetworkClient {
             middlewares: [any ClientMiddleware] = [],
             decoder: JSONDecoder = JSONDecoder(),
             encoder: JSONEncoder = JSONEncoder(),
-            maxResponseBytes: Int = 16 * 1024 * 1024,
+            maxResponseBytes: Int = CallLimits.defaultMaxResponseBytes,
             timeout: Duration = .seconds(30),
             insecureHostsAllowed: Set<String> = NetworkClient.loopbackHosts,
-            logger: Logger = Logger(label: "courier")
+            logger: Logger = Logger(label: "courier"),
+            limits: CallLimits = CallLimits(),
+            redirects: RedirectPolicy = RedirectPolicy()
         ) {
+            self.limits = limits
+            self.redirects = redirects
             self.baseURL = baseURL
             self.transport = transport
             self.middlewares = middlewares
             self.decoder = decoder
             self.encoder = encoder
-            self.maxResponseBytes = maxResponseBytes
+            if maxResponseBytes != CallLimits.defaultMaxResponseBytes { self.limits.maxResponseBytes = maxResponseBytes }
             self.timeout = timeout
             self.insecureHostsAllowed = insecureHostsAllowed
             self.logger = logger

@@ -39,10 +39,10 @@ extension NetworkError: LocalizedError {
         case (.unauthorized, .korean): return "로그인이 필요해요\n다시 로그인해 주세요"
         case (.unauthorized, .english): return "You need to sign in.\nPlease sign in again."
         case (.rateLimited(let after), .korean):
-            return after.map { "요청이 너무 많아요\n\(Int($0.rounded(.up)))초 후 다시 시도해 주세요" }
+            return after.map { "요청이 너무 많아요\n\(WireNumber.saturating($0.rounded(.up)))초 후 다시 시도해 주세요" }
                 ?? "요청이 너무 많아요\n잠시 후 다시 시도해 주세요"
         case (.rateLimited(let after), .english):
-            return after.map { "Too many requests.\nPlease try again in \(Int($0.rounded(.up))) s." }
+            return after.map { "Too many requests.\nPlease try again in \(WireNumber.saturating($0.rounded(.up))) s." }
                 ?? "Too many requests.\nPlease try again in a moment."
         case (_, .korean): return "데이터를 불러오지 못했어요\n잠시 후 다시 시도해 주세요"
         case (_, .english): return "Couldn't load the data.\nPlease try again in a moment."

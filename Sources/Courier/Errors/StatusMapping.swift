@@ -55,15 +55,30 @@ public struct StatusMapping: Sendable {
 }
 
 extension HTTPResponse {
-    /// `Retry-After` in seconds: delta-seconds or an HTTP date, nil when absent or unreadable.
+    /// `Retry-After` in seconds: delta-seconds (capped at 2³¹) or an HTTP date, nil when absent
+    /// or unreadable (`1e19`, `inf`, `-1` and decimals are unreadable: RFC 9110 §10.2.3 allows
+    /// digits only).
     public var retryAfterSeconds: Double? {
-        guard let value = headerFields[.retryAfter]?.trimmingCharacters(in: .whitespaces) else { return nil }
-        if let seconds = Double(value), seconds >= 0 { return seconds }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: value) else { return nil }
-        return max(0, date.timeIntervalSinceNow)
+        if case .seconds(let seconds) = retryAfter { return Double(seconds) }
+        return nil
     }
+
+    /// `Retry-After` as read: absent, a wait in whole seconds, or present but unreadable.
+    package var retryAfter: RetryAfter {
+        guard let value = headerFields[.retryAfter] else { return .absent }
+        if let seconds = WireNumber.deltaSeconds(value) { return .seconds(seconds) }
+        guard let date = HTTPDate.parse(value.trimmingCharacters(in: .whitespaces)) else { return .unreadable }
+        let wait = date.timeIntervalSinceNow.rounded(.up)
+        return .seconds(wait <= 0 ? 0 : min(WireNumber.maxDeltaSeconds, WireNumber.saturating(wait)))
+    }
+}
+
+/// A `Retry-After` field as read from an answer.
+package enum RetryAfter: Equatable {
+    /// No `Retry-After`.
+    case absent
+    /// Wait this many seconds (0 for a date in the past).
+    case seconds(Int)
+    /// A value that is neither delta-seconds nor an HTTP date.
+    case unreadable
 }

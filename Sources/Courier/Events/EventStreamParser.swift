@@ -131,8 +131,10 @@ struct EventStreamParser: Sendable {
             lastEventID = id
             blockID = id
         case .retry:
-            guard !value.isEmpty, value.allSatisfy({ (0x30...0x39).contains($0) }), value.count <= 18 else { return }
-            let milliseconds = Int(String(decoding: value, as: UTF8.self))
+            // Digits only (the spec ignores anything else); a huge value saturates at a day.
+            guard value.allSatisfy({ (0x30...0x39).contains($0) }),
+                let milliseconds = WireNumber.digits(String(decoding: value, as: UTF8.self), cap: 86_400_000)
+            else { return }
             reconnectionTime = milliseconds
             blockRetry = milliseconds
         case .other:

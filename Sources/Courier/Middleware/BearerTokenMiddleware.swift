@@ -12,7 +12,7 @@ import OpenAPIRuntime
 /// answered as is (no refresh loop).
 ///
 /// ```swift
-/// let auth = BearerTokenMiddleware(origin: server) {
+/// let auth = BearerTokenMiddleware(allowedOrigins: [server]) {
 ///     await store.accessToken                       // your token store
 /// } refresh: { rejected in
 ///     try await store.refresh()                     // e.g. POST /auth/refresh with a refresh token
@@ -20,13 +20,16 @@ import OpenAPIRuntime
 /// let client = NetworkClient(configuration: .init(middlewares: [auth, RetryMiddleware()]))
 /// ```
 ///
-/// Which calls get the token: an endpoint says so with `CallTraits.authorization` (`.bearer`
-/// always, `.none` never — the login and refresh calls themselves); otherwise (`.automatic`, and
-/// requests from OpenAPI-generated clients) those to ``origin``, or every call when it is nil.
+/// Which calls get the token: only requests to an allowed origin (scheme, host and port) —
+/// ``allowedOrigins`` when given, else the origin each call was sent to first (its endpoint's or
+/// the client's base URL), so a redirect to another origin never carries the token. Among
+/// those, an endpoint says so with `CallTraits.authorization` (`.none` never — the login and
+/// refresh calls themselves). A request from outside a `NetworkClient` (an OpenAPI-generated
+/// client) has no call origin: it gets the token only with ``allowedOrigins`` set.
 /// A request that already has an `Authorization` field is left alone.
 public struct BearerTokenMiddleware: ClientMiddleware {
-    /// Calls to other origins (scheme, host, port) do not get the token automatically.
-    public var origin: URL?
+    /// The origins (scheme, host, port) the token may go to; empty: the origin of each call.
+    public var allowedOrigins: [URL]
     /// A token expiring within this margin is refreshed before the call.
     public var refreshMargin: Duration
     /// Where refreshes and their failures are logged (never the token).
@@ -39,13 +42,13 @@ public struct BearerTokenMiddleware: ClientMiddleware {
     /// (or is expiring) and returns the new one (it should also store it, so `token` returns it
     /// next), or nil or an error when it cannot.
     public init(
-        origin: URL? = nil,
+        allowedOrigins: [URL] = [],
         refreshMargin: Duration = .seconds(30),
         logger: Logger = Logger(label: "courier.auth"),
         token: @escaping @Sendable () async -> BearerToken?,
         refresh: (@Sendable (_ rejected: BearerToken?) async throws -> BearerToken?)? = nil
     ) {
-        self.origin = origin
+        self.allowedOrigins = allowedOrigins
         self.refreshMargin = refreshMargin
         self.logger = logger
         self.token = token
@@ -93,11 +96,10 @@ public struct BearerTokenMiddleware: ClientMiddleware {
     }
 
     private func wantsToken(_ baseURL: URL) -> Bool {
-        switch CallContext.current?.traits.authorization ?? .automatic {
-        case .none: false
-        case .bearer: true
-        case .automatic: origin.map { Self.sameOrigin($0, baseURL) } ?? true
-        }
+        let context = CallContext.current
+        if context?.traits.authorization == CallTraits.Authorization.none { return false }
+        if allowedOrigins.isEmpty { return context?.origin.map { Self.sameOrigin($0, baseURL) } ?? false }
+        return allowedOrigins.contains { Self.sameOrigin($0, baseURL) }
     }
 
     private static func authorized(_ request: HTTPRequest, _ token: BearerToken) -> HTTPRequest {

@@ -98,7 +98,7 @@ public struct RetryMiddleware: ClientMiddleware {
     /// Why an attempt failed in a way worth retrying.
     private struct Failure {
         let reason: String
-        let retryAfter: Double?
+        let retryAfter: RetryAfter
     }
 
     /// nil when the outcome is final (a success, a non-retryable status or error, cancellation).
@@ -106,12 +106,12 @@ public struct RetryMiddleware: ClientMiddleware {
         switch outcome {
         case .success(let (response, _)):
             guard policy.retryableStatuses.contains(response.status.code) else { return nil }
-            return Failure(reason: "status \(response.status.code)", retryAfter: response.retryAfterSeconds)
+            return Failure(reason: "status \(response.status.code)", retryAfter: response.retryAfter)
         case .failure(let error):
             guard !Task.isCancelled, case .networkError(let urlError) = NetworkError(error),
                 policy.retryableErrors.contains(urlError.code)
             else { return nil }
-            return Failure(reason: "\(NetworkError.networkError(urlError).logDescription)", retryAfter: nil)
+            return Failure(reason: "\(NetworkError.networkError(urlError).logDescription)", retryAfter: .absent)
         }
     }
 
@@ -125,9 +125,12 @@ public struct RetryMiddleware: ClientMiddleware {
         if attempt >= policy.maxAttempts { return .giveUp("\(attempt) attempts made") }
         if let budget, !budget.allowsRetry { return .giveUp("retry budget exhausted") }
         var delay = policy.backoff(retry: attempt, random: random())
-        if let seconds = failure.retryAfter {
-            let asked = Duration.milliseconds(Int64((seconds * 1000).rounded(.up)))
-            if asked > policy.maxRetryAfter { return .giveUp("Retry-After \(Int(seconds)) s is over the limit") }
+        switch failure.retryAfter {
+        case .absent: break
+        case .unreadable: return .giveUp("Retry-After is unreadable")
+        case .seconds(let seconds):
+            let asked = Duration.seconds(seconds)
+            if asked > policy.maxRetryAfter { return .giveUp("Retry-After \(seconds) s is over the limit") }
             delay = asked
         }
         if let deadline, ContinuousClock.now + delay + attemptTook > deadline {

@@ -7,65 +7,68 @@ import FoundationNetworking
 #endif
 
 /// A `ClientTransport` over Foundation's `URLSession` — the Apple-platform default; on Linux it
-/// works through FoundationNetworking (libcurl), which buffers whole bodies.
+/// works through FoundationNetworking (libcurl).
 ///
-/// It honours `CallContext.deadline` through the request's timeout interval, and streams
-/// answers that `CallContext.streamsResponse` asks for through a delegate-based session.
-public final class URLSessionClientTransport: ClientTransport, BufferingTransport, DeadlineAwareTransport, IdleTimeoutAwareTransport, Sendable {
+/// Every call streams through a session delegate (``StreamingSession``), so the body limit holds
+/// as bytes arrive: a declared `Content-Length` over `CallContext.maxResponseBytes` is refused
+/// before a body byte is read, and the task is cancelled as soon as the count passes the limit.
+/// The session follows no redirects (the client does, hop by hop) and keeps no cookies and no
+/// cache of its own (Courier's `CacheMiddleware` is the cache).
+///
+/// Bounds that depend on the platform: on Linux, libcurl inflates a gzip body before the delegate
+/// sees a byte, so only the absolute byte count bounds a compressed body there (not a ratio);
+/// and a 3xx body is read whole before the redirect callback, so the call's deadline bounds it.
+/// The whole-call deadline is the client's (this transport is not a `DeadlineAwareTransport`:
+/// URLSession's timeout interval is an idle timeout, which a body dripping a byte a second never
+/// trips).
+public final class URLSessionClientTransport: ClientTransport, IdleTimeoutAwareTransport, Sendable {
     /// A transport over a session with an ephemeral configuration.
     public static let shared = URLSessionClientTransport(session: URLSession(configuration: .ephemeral))
 
-    /// The session in use.
+    /// The session whose configuration calls use (timeouts, protocol classes, headers).
     public let session: URLSession
-    /// Redirects followed before `URLError(.httpTooManyRedirects)` (Linux's URLSession has no limit).
-    public let maxRedirects: Int
 
-    /// A session for streamed answers, with `session`'s configuration, made on first use.
+    /// The delegate-based session every call goes through, made on first use.
     private let streaming = Mutex<StreamingSession?>(nil)
 
-    /// A transport over `session`.
-    public init(session: URLSession, maxRedirects: Int = 10) {
+    /// A transport with `session`'s configuration.
+    public init(session: URLSession) {
         self.session = session
-        self.maxRedirects = maxRedirects
     }
 
-    public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        if CallContext.current?.streamsResponse == true {
-            return try await stream(request, body: body, baseURL: baseURL)
-        }
-        let (head, data) = try await sendBuffered(request, body: body, baseURL: baseURL)
-        return (head, HTTPBody(data))
-    }
-
-    /// Streamed answers: URLSession's request timeout is an idle timeout (no bytes for that
-    /// long), so `CallContext.idleTimeout` is enforced by URLSession itself.
+    /// URLSession's request timeout is an idle timeout (no bytes for that long), so
+    /// `CallContext.idleTimeout` is enforced by URLSession itself.
     public var enforcesIdleTimeout: Bool { true }
 
-    /// One request whose body is handed over as it arrives (`CallContext.streamsResponse`),
-    /// silent for at most `CallContext.idleTimeout` (the deadline's remainder when there is none).
-    private func stream(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (HTTPResponse, HTTPBody?) {
+    public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        let context = CallContext.current
         var urlRequest = try self.urlRequest(request, baseURL: baseURL)
-        if let idle = CallContext.current?.idleTimeout { urlRequest.timeoutInterval = Self.seconds(idle) }
+        if let idle = context?.idleTimeout { urlRequest.timeoutInterval = Self.seconds(idle) }
         if let body { urlRequest.httpBody = try await Data(collecting: body, upTo: 64 * 1024 * 1024) }
         try Task.checkCancellation()
         let streaming = self.streaming.withLock { streaming in
             if let existing = streaming { return existing }
-            let made = StreamingSession(configuration: session.configuration, maxRedirects: maxRedirects)
+            let made = StreamingSession(configuration: session.configuration)
             streaming = made
             return made
         }
-        let (http, bytes) = try await streaming.start(urlRequest)
-        let length = http.expectedContentLength >= 0 ? HTTPBody.Length.known(http.expectedContentLength) : .unknown
+        // A stream's body has no total limit (an event stream may run for hours); its events do.
+        let limit = context?.streamsResponse == true ? nil : context?.maxResponseBytes
+        let (http, bytes) = try await streaming.start(urlRequest, limit: limit)
+        // A HEAD answer, a 204 or a 304 declares a length it has no body for.
+        let bodiless = request.method == .head || http.statusCode == 204 || http.statusCode == 304
+        let length = http.expectedContentLength >= 0 && !bodiless ? HTTPBody.Length.known(http.expectedContentLength) : .unknown
         return (Self.head(http), HTTPBody(bytes, length: length, iterationBehavior: .single))
     }
 
-    /// `request` as a `URLRequest`, its timeout the deadline's remainder.
+    /// `request` as a `URLRequest`; its timeout (idle, in URLSession's meaning) the deadline's remainder.
     private func urlRequest(_ request: HTTPRequest, baseURL: URL) throws -> URLRequest {
         guard let url = URL(string: URLJoin.join(baseURL, request.path ?? "/")) else {
             throw NetworkError.invalidURL
         }
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method.rawValue
+        urlRequest.httpShouldHandleCookies = false
         for field in request.headerFields {
             urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
         }
@@ -87,48 +90,5 @@ public final class URLSessionClientTransport: ClientTransport, BufferingTranspor
             fields.append(HTTPField(name: name, value: value))
         }
         return HTTPResponse(status: .init(code: http.statusCode), headerFields: fields)
-    }
-
-    package func sendBuffered(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (HTTPResponse, Data) {
-        let urlRequest = try self.urlRequest(request, baseURL: baseURL)
-        try Task.checkCancellation()
-        let data: Data
-        let urlResponse: URLResponse
-        let redirects = RedirectLimiter(maximum: maxRedirects)
-        do {
-            if let body {
-                let bytes = try await Data(collecting: body, upTo: .max)
-                (data, urlResponse) = try await session.upload(for: urlRequest, from: bytes, delegate: redirects)
-            } else {
-                (data, urlResponse) = try await session.data(for: urlRequest, delegate: redirects)
-            }
-        } catch let error as URLError where error.code == .unknown {
-            // libcurl's "partial file" (the connection closed before the declared length) arrives
-            // as an unknown error; it means the same as URLSession's networkConnectionLost on Apple.
-            throw URLError(.networkConnectionLost, userInfo: error.userInfo)
-        }
-        if redirects.exceeded { throw URLError(.httpTooManyRedirects) }
-        guard let http = urlResponse as? HTTPURLResponse else { throw NetworkError.invalidResponse }
-        return (Self.head(http), data)
-    }
-}
-
-/// Counts a task's redirects and stops following them past the limit.
-final class RedirectLimiter: NSObject, URLSessionTaskDelegate, Sendable {
-    private let state = Mutex((count: 0, exceeded: false))
-    let maximum: Int
-
-    init(maximum: Int) { self.maximum = maximum }
-
-    var exceeded: Bool { state.withLock { $0.exceeded } }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-        let allow = state.withLock { state -> Bool in
-            state.count += 1
-            if state.count > maximum { state.exceeded = true }
-            return !state.exceeded
-        }
-        completionHandler(allow ? request : nil)
     }
 }

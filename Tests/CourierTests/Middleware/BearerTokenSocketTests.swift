@@ -47,7 +47,7 @@ struct BearerTokenSocketTests {
 
     /// A middleware over `store` whose refresh calls the sandbox's refresh route (counted).
     func middleware(_ sandbox: RunningSandbox, _ store: Store, origin: URL? = nil) -> BearerTokenMiddleware {
-        BearerTokenMiddleware(origin: origin) { store.token } refresh: { _ in
+        BearerTokenMiddleware(allowedOrigins: origin.map { [$0] } ?? []) { store.token } refresh: { _ in
             store.counted()
             guard let refreshToken = store.refreshToken else { return nil }
             let login: Login = try await NetworkClient().request(json(sandbox, .post, "/api/v1/auth/refresh", #"{"refreshToken":"\#(refreshToken)"}"#))
@@ -131,7 +131,7 @@ struct BearerTokenSocketTests {
         }
     }
 
-    @Test("the token goes where the endpoint or the origin says, never to .none calls or other origins")
+    @Test("the token goes only to allowed origins (the call's own by default), never to .none calls or along a redirect away")
     func whereTokensGo() async throws {
         try await withSandbox { sandbox in
             let store = Store(token: BearerToken("t0ken"))
@@ -141,8 +141,18 @@ struct BearerTokenSocketTests {
                 let echo: Echo = try await client.request(TestEndpoint(baseURL: sandbox.baseURL, path: "/echo", traits: traits))
                 return echo.headers["authorization"]
             }
-            #expect(try await sent(CallTraits()) == nil, "automatic: the sandbox is not the middleware's origin")
-            #expect(try await sent(CallTraits(authorization: .bearer)) == "Bearer t0ken")
+            #expect(try await sent(CallTraits()) == nil, "automatic: the sandbox is not an allowed origin")
+            #expect(try await sent(CallTraits(authorization: .bearer)) == nil, "bearer: still only to an allowed origin")
+            // Without allowedOrigins, the token goes to the origin each call was sent to — and not
+            // along a redirect to another origin (127.0.0.1 → localhost).
+            let own = NetworkClient(configuration: .init(middlewares: [middleware(sandbox, store)]))
+            let home: Echo = try await own.request(TestEndpoint(baseURL: sandbox.baseURL, path: "/echo"))
+            #expect(home.headers["authorization"] == "Bearer t0ken")
+            let away = "http://localhost:\(sandbox.baseURL.port ?? 0)/echo"
+            let redirected: Echo = try await own.request(TestEndpoint(
+                baseURL: sandbox.baseURL, path: "/hostile/redirect", task: .requestParameters(["to": away], encoding: .url),
+                traits: CallTraits(authorization: .bearer)))
+            #expect(redirected.headers["authorization"] == nil, "a redirect to another origin never carries the token")
             let bound = NetworkClient(configuration: .init(middlewares: [middleware(sandbox, store, origin: sandbox.baseURL)]))
             let echo: Echo = try await bound.request(TestEndpoint(baseURL: sandbox.baseURL, path: "/echo", traits: CallTraits(authorization: .none)))
             #expect(echo.headers["authorization"] == nil)

@@ -1,0 +1,154 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The one path every call of a ``NetworkClient`` takes, whatever its shape (buffered or
+/// streamed) and whatever the transport: the middlewares around the transport, redirects
+/// followed hop by hop (each hop through the middlewares), and every limit of ``CallLimits``
+/// checked here, once — a transport may enforce more on its own, the client never relies on it.
+///
+/// The model is swift-openapi-runtime's `UniversalClient.send`: one fold of the middlewares,
+/// one place that maps errors (the caller's `NetworkError(error)`).
+struct CallPipeline: Sendable {
+    let transport: any ClientTransport
+    let middlewares: [any ClientMiddleware]
+    let limits: CallLimits
+    let redirects: RedirectPolicy
+    let insecureHostsAllowed: Set<String>
+    /// The transport, when no middleware needs the body as a stream and it can buffer itself.
+    let buffering: (any BufferingTransport)?
+    /// The transport bounds the whole call by ``CallContext/deadline`` itself.
+    let transportHandlesDeadline: Bool
+
+    init(_ configuration: NetworkClient.Configuration) {
+        transport = configuration.transport
+        middlewares = configuration.middlewares
+        limits = configuration.limits
+        redirects = configuration.redirects
+        insecureHostsAllowed = configuration.insecureHostsAllowed
+        buffering = configuration.middlewares.isEmpty ? configuration.transport as? any BufferingTransport : nil
+        transportHandlesDeadline = configuration.transport is any DeadlineAwareTransport
+    }
+
+    /// One hop's request.
+    typealias Hop = RedirectHop
+
+    /// Sends `call`, follows its redirects, and collects the final body within the limits; the
+    /// deadline bounds it all. Returns the request that got the answer (the last hop's).
+    func collect(_ call: NetworkClient.Call, context: CallContext) async throws -> (HTTPRequest, HTTPResponse, Data) {
+        try await CallContext.$task.withValue(context) {
+            if transportHandlesDeadline { return try await collectHops(call) }
+            return try await withDeadline(context.deadline ?? .now) { try await collectHops(call) }
+        }
+    }
+
+    /// Sends `call` and follows its redirects, the final body handed back as it arrives; the
+    /// deadline bounds the wait for the final head.
+    func open(_ call: NetworkClient.Call, context: CallContext) async throws -> (HTTPResponse, HTTPBody?) {
+        try await CallContext.$task.withValue(context) {
+            if transportHandlesDeadline { return try await openHops(call) }
+            return try await withDeadline(context.deadline ?? .now) { try await openHops(call) }
+        }
+    }
+
+    private func collectHops(_ call: NetworkClient.Call) async throws -> (HTTPRequest, HTTPResponse, Data) {
+        var hop = Hop(request: call.built.request, body: call.built.body, baseURL: call.built.baseURL,
+                      plainHTTPHost: call.built.plainHTTPHost)
+        var hops = 0
+        while true {
+            try checkTransportSecurity(hop.plainHTTPHost)
+            let (head, data) = try await exchange(hop, operationID: call.operationID)
+            guard let next = try nextHop(after: head, hop, secrets: call.secrets, hops: &hops) else {
+                return (hop.request, head, data)
+            }
+            hop = next
+        }
+    }
+
+    private func openHops(_ call: NetworkClient.Call) async throws -> (HTTPResponse, HTTPBody?) {
+        var hop = Hop(request: call.built.request, body: call.built.body, baseURL: call.built.baseURL,
+                      plainHTTPHost: call.built.plainHTTPHost)
+        var hops = 0
+        let send = chain(operationID: call.operationID)
+        while true {
+            try checkTransportSecurity(hop.plainHTTPHost)
+            let (head, body) = try await send(hop.request, hop.body, hop.baseURL)
+            try checkHead(head)
+            guard let next = try nextHop(after: head, hop, secrets: call.secrets, hops: &hops) else {
+                return (head, body)
+            }
+            _ = body  // a redirect's body is dropped unread (dropping it releases the connection)
+            hop = next
+        }
+    }
+
+    /// The hop after `head`, counted against ``CallLimits/maxRedirects``; nil when `head` is the answer.
+    private func nextHop(after head: HTTPResponse, _ hop: Hop, secrets: [String], hops: inout Int) throws -> Hop? {
+        guard (300..<400).contains(head.status.code),
+            let next = try RedirectHop.next(after: head, request: hop.request, body: hop.body, baseURL: hop.baseURL,
+                                            secrets: secrets, policy: redirects)
+        else { return nil }
+        hops += 1
+        if hops > limits.maxRedirects { throw URLError(.httpTooManyRedirects) }
+        return next
+    }
+
+    /// Sends one hop through the middlewares and the transport and collects its body within the limit.
+    private func exchange(_ hop: Hop, operationID: String) async throws -> (HTTPResponse, Data) {
+        try Task.checkCancellation()
+        let limit = limits.maxResponseBytes
+        if let buffering {
+            let (head, data) = try await buffering.sendBuffered(hop.request, body: hop.body, baseURL: hop.baseURL)
+            try checkHead(head)
+            if data.count > limit { throw NetworkError.responseTooLarge(limit: limit) }
+            return (head, data)
+        }
+        let next = chain(operationID: operationID)
+        let handOff = CollectedBodyHandOff()
+        let (head, body) = try await CollectedBodyHandOff.$current.withValue(handOff) {
+            try await next(hop.request, hop.body, hop.baseURL)
+        }
+        try checkHead(head)
+        guard let body else { return (head, Data()) }
+        // A body the cache served from memory comes as the Data it is.
+        if let data = handOff.take(body) {
+            if data.count > limit { throw NetworkError.responseTooLarge(limit: limit) }
+            return (head, data)
+        }
+        return (head, try await BodyCollector.collect(body, limit: limit))
+    }
+
+    /// The middlewares, outermost first, around the transport.
+    func chain(operationID: String) -> @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) {
+        let transport = self.transport
+        var next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) = {
+            try await transport.send($0, body: $1, baseURL: $2, operationID: operationID)
+        }
+        for middleware in middlewares.reversed() {
+            let inner = next
+            next = { try await middleware.intercept($0, body: $1, baseURL: $2, operationID: operationID, next: inner) }
+        }
+        return next
+    }
+
+    /// An answer's head within ``CallLimits/maxHeaderFields`` and ``CallLimits/maxHeaderBytes``.
+    private func checkHead(_ head: HTTPResponse) throws {
+        let fields = head.headerFields
+        guard fields.count <= limits.maxHeaderFields else { throw URLError(.cannotParseResponse) }
+        var bytes = 0
+        for field in fields {
+            bytes += field.name.rawName.utf8.count + field.value.utf8.count + 4  // ": " and CRLF
+            if bytes > limits.maxHeaderBytes { throw URLError(.cannotParseResponse) }
+        }
+    }
+
+    /// Plain `http://` only to allowed hosts (loopback by default) and `*.localhost`.
+    func checkTransportSecurity(_ plainHTTPHost: String?) throws(NetworkError) {
+        guard let host = plainHTTPHost else { return }
+        if insecureHostsAllowed.contains(host) || host.hasSuffix(".localhost") { return }
+        throw .insecureURL(host: host)
+    }
+}
