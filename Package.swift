@@ -59,6 +59,9 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "Logging", package: "swift-log"),
+                // HMAC for the cache's credential keys: CryptoKit on Apple platforms; elsewhere
+                // swift-crypto, already in AsyncHTTPClient's graph (via swift-nio-extras).
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: nonApple)),
             ],
             swiftSettings: strict + [.define("COURIER_ASYNC_HTTP_CLIENT", .when(platforms: nonApple))]
         ),

@@ -28,7 +28,7 @@ final class CacheBodyWriter: Sendable {
     /// Creates `temporaryPath`; `finalPath` is where ``commit()`` moves it; at most `limit` bytes;
     /// `committed` hears the length of each committed file.
     init?(temporaryPath: String, finalPath: String, limit: Int, committed: @escaping @Sendable (Int) -> Void) {
-        let descriptor = open(temporaryPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let descriptor = open(temporaryPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { return nil }
         self.state = Mutex(State(descriptor: descriptor))
         self.temporaryPath = temporaryPath

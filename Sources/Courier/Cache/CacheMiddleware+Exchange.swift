@@ -177,8 +177,9 @@ extension CacheMiddleware {
 
     /// Fields never stored (RFC 9111 §3.1): hop-by-hop ones, those `Connection` lists, proxy credentials.
     static func unstored(_ fields: HTTPFields) -> Set<String> {
+        // Set-Cookie is never stored: a cookie is the session of whoever got it, not part of the content.
         var names: Set<String> = ["connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade",
-                                  "proxy-authenticate", "proxy-authentication-info", "proxy-authorization"]
+                                  "proxy-authenticate", "proxy-authentication-info", "proxy-authorization", "set-cookie", "set-cookie2"]
         for value in fields[values: .connection] {
             for name in value.split(separator: ",") { names.insert(name.trimmingCharacters(in: .whitespaces).lowercased()) }
         }

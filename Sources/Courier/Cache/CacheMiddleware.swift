@@ -76,7 +76,7 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let context = CallContext.current
         if context?.streamsResponse == true { return try await next(request, body, baseURL) }
-        let key = Self.key(request.path ?? "/", baseURL)
+        let key = Self.key(request.path ?? "/", baseURL) + CacheCredentials.keySuffix(request.headerFields, key: storage.credentialKey)
         guard request.method == .get || request.method == .head else {
             let answer = try await next(request, body, baseURL)
             if !Self.safeMethods.contains(request.method), (200..<400).contains(answer.0.status.code) {

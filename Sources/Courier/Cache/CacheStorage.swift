@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where a ``CacheMiddleware`` keeps responses: per primary key (the absolute URL), the stored
 /// variants (responses that differ by their `Vary` fields).
 ///
@@ -12,4 +14,12 @@ public protocol CacheStorage: Sendable {
     func remove(_ key: String)
     /// Forgets everything.
     func removeAll()
+    /// The secret that keys stored answers to requests with credentials (an HMAC of them, never
+    /// the values). A store shared by processes shares its key; by default one random key per
+    /// process.
+    var credentialKey: Data { get }
+}
+
+extension CacheStorage {
+    public var credentialKey: Data { CacheCredentials.processKey }
 }

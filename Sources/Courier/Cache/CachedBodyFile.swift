@@ -23,7 +23,7 @@ public final class CachedBodyFile: Sendable {
     /// Opens the file at `path`; nil unless it holds exactly `length` bytes (a shorter or longer
     /// file is a damaged entry).
     convenience init?(path: String, length: Int) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else { return nil }
         var info = stat()
         guard fstat(descriptor, &info) == 0, Int(info.st_size) == length else {

@@ -175,6 +175,8 @@ public struct CachedResponse: Sendable, Equatable {
         guard let fieldName = HTTPField.Name(name) else { return nil }
         let values = request[values: fieldName]
         guard !values.isEmpty else { return nil }
+        // A credential is never written down; the primary key already tells credentials apart.
+        if CacheCredentials.names.contains(name) { return CacheCredentials.presentMarker }
         var items = values.joined(separator: ",").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         // Lists whose order and case carry no meaning compare as sets.
         if unorderedFields.contains(name) { items = items.map { $0.lowercased() }.sorted() }

@@ -28,6 +28,9 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
     /// whether each new component is a folder).
     let directoryPath: String
     private let written = Mutex(0)
+    /// The directory's own secret for the HMAC of credentials, shared by every process using it
+    /// (a 0600 file in the directory).
+    public let credentialKey: Data
     private let logger: Logger
     /// Bodies up to this many bytes stay in the entry file (one read per hit); larger ones get a
     /// file of their own, which a 304 does not rewrite and a hit streams.
@@ -39,7 +42,8 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
         self.directoryPath = directory.path.hasSuffix("/") ? directory.path : directory.path + "/"
         self.maxBytes = maxBytes
         self.logger = logger
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Self.prepare(directoryPath)
+        self.credentialKey = try Self.loadKey(in: directoryPath)
         written.withLock { $0 = Self.scan(directory).reduce(0) { $0 + $1.size } }
     }
 
@@ -184,7 +188,7 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
     /// after a power loss a damaged file fails its checksum and is a miss — a cache may lose
     /// entries, and an fsync per entry cost more than everything else a store does.
     static func write(_ data: some ContiguousBytes, to path: String) -> Bool {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { return false }
         var length = 0
         let written = data.withUnsafeBytes { buffer -> Int in
@@ -211,7 +215,7 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
     /// file's modification time (what eviction orders by): set to now unless it already names
     /// the last second, so a hot entry costs no extra system call per read.
     static func readTouching(_ path: String) -> Data? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var info = stat()
