@@ -3,7 +3,7 @@ import Foundation
 
 /// A login kept by ``Accounts``: who, on which server, until when. The token itself is kept
 /// private; `description` never shows it.
-public struct AccountsSession: Codable, Sendable, Equatable, CustomStringConvertible {
+public struct AccountsSession: Codable, Sendable, Equatable, CustomStringConvertible, CustomReflectable {
     /// The server logged in to.
     public var server: URL
     /// The account id.
@@ -40,5 +40,10 @@ public struct AccountsSession: Codable, Sendable, Equatable, CustomStringConvert
 
     public var description: String {
         "AccountsSession(server: \(server.absoluteString), userId: \(userId), username: \(username), token: \(token == nil ? "nil" : "<redacted>"), refreshToken: \(refreshToken == nil ? "nil" : "<redacted>"), expiresAt: \(expiresAt.map(ISO8601Text.string(from:)) ?? "nil"))"
+    }
+
+    public var customMirror: Mirror {
+        Mirror(self, children: ["server": server, "userId": userId, "username": username, "token": token == nil ? "nil" : "<redacted>",
+                                "refreshToken": refreshToken == nil ? "nil" : "<redacted>", "expiresAt": expiresAt as Any])
     }
 }

@@ -104,7 +104,7 @@ public struct LoginResponse: Codable, Sendable, Equatable {
 }
 
 /// The body of `POST /api/v1/auth/refresh`. Its `description` hides the token.
-public struct RefreshRequest: Codable, Sendable, Equatable, CustomStringConvertible {
+public struct RefreshRequest: Codable, Sendable, Equatable, CustomStringConvertible, CustomReflectable {
     /// The refresh token from the login or the previous refresh.
     public var refreshToken: String
 
@@ -114,6 +114,8 @@ public struct RefreshRequest: Codable, Sendable, Equatable, CustomStringConverti
     }
 
     public var description: String { "RefreshRequest(refreshToken: <redacted>)" }
+
+    public var customMirror: Mirror { Mirror(self, children: ["refreshToken": "<redacted>"]) }
 }
 
 /// An account as the server shows it to its owner (seed 003's `UserResponse`).

@@ -9,7 +9,7 @@ import Foundation
 /// let keys = AlanClientIDs.environment()   // ALAN_CLIENT_ID, ALAN_CLIENT_ID_COIN_REPORT …
 /// let id = try keys.clientID(for: .coinReport)
 /// ```
-public struct AlanClientIDs: Sendable, CustomStringConvertible {
+public struct AlanClientIDs: Sendable, CustomStringConvertible, CustomReflectable {
     private var byTask: [AlanTask: String]
     /// The key for tasks without their own.
     private var fallback: String?
@@ -57,5 +57,10 @@ public struct AlanClientIDs: Sendable, CustomStringConvertible {
     public var description: String {
         let tasks = byTask.keys.map(\.rawValue).sorted()
         return "AlanClientIDs(tasks: \(tasks), fallback: \(fallback == nil ? "none" : Redactor.mask))"
+    }
+
+    /// What `dump` shows: the tasks, never a key.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["tasks": byTask.keys.map(\.rawValue).sorted(), "fallback": fallback == nil ? "none" : Redactor.mask])
     }
 }

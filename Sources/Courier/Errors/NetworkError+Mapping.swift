@@ -8,7 +8,8 @@ extension NetworkError {
     /// Maps any error thrown while sending a request to a ``NetworkError``.
     ///
     /// - Cancellation in every form (`CancellationError`, `URLError.cancelled`) → ``taskCancelled``.
-    /// - `URLError` → ``networkError(_:)``. Transports map their own errors to `URLError` codes
+    /// - `URLError` → ``networkError(_:)``, with its code only (its user info, where a transport
+    ///   puts the failing URL, is dropped). Transports map their own errors to `URLError` codes
     ///   (Courier's AsyncHTTPClient transport does); where AsyncHTTPClient is the default (Linux)
     ///   SwiftNIO / AsyncHTTPClient errors from other transports (the stock OpenAPI one) are
     ///   mapped here too: refused → `.cannotConnectToHost`, timeouts → `.timedOut`, DNS →
@@ -22,7 +23,7 @@ extension NetworkError {
         } else if error is CancellationError {
             self = .taskCancelled
         } else if let urlError = error as? URLError {
-            self = urlError.code == .cancelled ? .taskCancelled : .networkError(urlError)
+            self = urlError.code == .cancelled ? .taskCancelled : .networkError(Self.scrubbed(urlError))
         } else if let tooLarge = error as? ResponseTooLargeError {
             self = .responseTooLarge(limit: tooLarge.limit)
         } else if let decodingError = error as? DecodingError {
@@ -32,7 +33,7 @@ extension NetworkError {
         } else if let clientError = error as? ClientError {
             self = NetworkError(clientError.underlyingError)
         } else if let urlError = Self.platformURLError(for: error) {
-            self = urlError.code == .cancelled ? .taskCancelled : .networkError(urlError)
+            self = urlError.code == .cancelled ? .taskCancelled : .networkError(Self.scrubbed(urlError))
         } else {
             self = .networkError(URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "\(type(of: error))"]))
         }
@@ -40,6 +41,12 @@ extension NetworkError {
 
     /// The `URLError` for an error of the platform's default transport stack (SwiftNIO and
     /// AsyncHTTPClient where they are linked), or nil.
+    /// `error` with its code alone: a transport's `URLError` carries the failing URL (and its
+    /// string) in its user info, and a URL may carry a key — a `NetworkError` never does.
+    static func scrubbed(_ error: URLError) -> URLError {
+        error.userInfo.isEmpty ? error : URLError(error.code)
+    }
+
     private static func platformURLError(for error: any Error) -> URLError? {
         #if COURIER_ASYNC_HTTP_CLIENT
         NIOErrorMapping.urlError(for: error)

@@ -1,8 +1,8 @@
 import Foundation
 
 /// An access token sent as `Authorization: Bearer …`, with its expiry when known. Its
-/// `description` never shows the value.
-public struct BearerToken: Sendable, Equatable, CustomStringConvertible {
+/// `description` and mirror never show the value (`print`, interpolation and `dump` are safe).
+public struct BearerToken: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
     /// The token itself.
     public var value: String
     /// When it stops working; nil when unknown.
@@ -23,4 +23,6 @@ public struct BearerToken: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         "BearerToken(<redacted>, expiresAt: \(expiresAt.map { "\($0)" } ?? "nil"))"
     }
+
+    public var customMirror: Mirror { Mirror(self, children: ["value": Redactor.mask, "expiresAt": expiresAt as Any]) }
 }

@@ -5,8 +5,9 @@ import HTTPTypes
 ///
 /// It hides: header values of `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`
 /// and API-key headers; query values whose names look like credentials (`client_id`, `api_key`,
-/// `token`, `password` …); and any value named as a secret (``Endpoint/secrets``), wherever it
-/// appears — an API key in a path segment included.
+/// `serviceKey`, `access_token`, `password` …) and `user:password@` in URLs — in header values
+/// that carry URLs (`Location`, `Referer`, `Content-Location`) too; and any value named as a
+/// secret (``Endpoint/secrets``), wherever it appears — an API key in a path segment included.
 public struct Redactor: Sendable {
     /// The replacement text.
     public static let mask = "<redacted>"
@@ -31,18 +32,22 @@ public struct Redactor: Sendable {
     ]
     /// Standard credential query names.
     public static let defaultQueryNames: Set<String> = [
-        "client_id", "client_secret", "api_key", "apikey", "key", "token", "access_token", "refresh_token",
-        "password", "secret", "signature", "sig", "auth",
+        "client_id", "client_secret", "api_key", "apikey", "api-key", "key", "token", "access_token", "refresh_token",
+        "id_token", "password", "passwd", "secret", "signature", "sig", "auth", "servicekey", "service_key", "session",
     ]
+    /// Header names whose values are URLs: shown with their credentials masked.
+    public static let urlHeaders: Set<String> = ["location", "referer", "content-location"]
 
     /// `value` of header `name`, or the mask.
     public func header(_ name: String, _ value: String) -> String {
-        sensitiveHeaders.contains(name.lowercased()) ? Self.mask : text(value)
+        let lowercased = name.lowercased()
+        if sensitiveHeaders.contains(lowercased) { return Self.mask }
+        return Self.urlHeaders.contains(lowercased) ? url(value) : text(value)
     }
 
     /// A URL or path with credential query values and secrets masked.
     public func url(_ url: String) -> String {
-        var result = text(url)
+        var result = Self.maskingUserInfo(text(url))
         guard let questionMark = result.firstIndex(of: "?") else { return result }
         let head = result[..<questionMark]
         let query = result[result.index(after: questionMark)...]
@@ -54,6 +59,15 @@ public struct Redactor: Sendable {
         }
         result = head + "?" + items.joined(separator: "&")
         return result
+    }
+
+    /// `url` with the password of a `user:password@` authority masked (the user too: it names an account).
+    static func maskingUserInfo(_ url: String) -> String {
+        guard let scheme = url.range(of: "://") else { return url }
+        let authorityStart = scheme.upperBound
+        let authorityEnd = url[authorityStart...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
+        guard let at = url[authorityStart..<authorityEnd].lastIndex(of: "@") else { return url }
+        return String(url[..<authorityStart]) + mask + String(url[at...])
     }
 
     /// `text` with every named secret (raw or percent-encoded) masked.
