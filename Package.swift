@@ -258,6 +258,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The command-line tool's own logic (its terminal layer), through @testable import of the executable.
+        .testTarget(
+            name: "CourierCLITests",
+            dependencies: ["courier", "CourierTestSupport", "CourierSandbox", "HackerNewsAPI"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "HackerNewsAPITests", dependencies: ["CourierTestSupport", "HackerNewsAPI", "Courier", "CourierSandbox", "CourierConcurrency"], swiftSettings: strict),
         .executableTarget(
             name: "HackerNewsBenchmark",

@@ -10,7 +10,12 @@ import Foundation
 /// - a link whose text is its address (HN shortens long ones with `...`) becomes the address;
 ///   any other link becomes `text (address)`;
 /// - `<i>`, `<b>`, `<code>` and unknown tags are dropped, keeping their text; `<br>` is a line break;
-/// - entities are decoded; an unknown or malformed one is kept as written.
+/// - entities are decoded; an unknown or malformed one is kept as written;
+/// - no control character comes out, whether written raw or as an entity (`&#x1b;`, `&#27;`,
+///   `&#0;`, `&#x9b;`): a terminal would obey it (an ESC starts a sequence that can set the title,
+///   write the clipboard or make the terminal type). CR, CR LF, vertical tab, form feed and NEL
+///   count as line breaks (whitespace outside `<pre>`, `"\n"` inside); every other control but
+///   newline and tab is dropped.
 ///
 /// ```swift
 /// HTMLText.plainText("It&#x27;s <i>here</i>.<p>See <a href=\"https:&#x2F;&#x2F;x.org\">this</a>")
@@ -31,35 +36,54 @@ public enum HTMLText {
                 renderer.apply(tag)
                 index = tag.end
             } else if character == "&", let (decoded, next) = entity(in: html, at: index) {
-                renderer.append(decoded)
+                if let decoded = withoutControl(decoded) { renderer.append(decoded) }
                 index = next
             } else {
-                renderer.append(character)
+                if let kept = withoutControl(character) { renderer.append(kept) }
                 index = html.index(after: index)
             }
         }
         return renderer.finish()
     }
 
-    /// `text` with its entities decoded (nothing else changed).
+    /// `text` with its entities decoded and, as in ``plainText(_:)``, no control character but
+    /// newline and tab (a line-break control becomes `"\n"`, any other is dropped); nothing else
+    /// changed.
     ///
     /// ```swift
     /// HTMLText.decodingEntities("https:&#x2F;&#x2F;a.org&#x2F;?q=1&amp;r=2")   // "https://a.org/?q=1&r=2"
+    /// HTMLText.decodingEntities("a&#x1b;]0;title&#7;b")                       // "a]0;titleb"
     /// ```
     public static func decodingEntities(_ text: String) -> String {
-        guard text.contains("&") else { return text }
+        guard text.contains("&") || text.unicodeScalars.contains(where: isControl) else { return text }
         var result = ""
         var index = text.startIndex
         while index < text.endIndex {
             if text[index] == "&", let (decoded, next) = entity(in: text, at: index) {
-                result.append(decoded)
+                if let decoded = withoutControl(decoded) { result.append(decoded) }
                 index = next
             } else {
-                result.append(text[index])
+                if let kept = withoutControl(text[index]) { result.append(kept) }
                 index = text.index(after: index)
             }
         }
         return result
+    }
+
+    /// `character`, unless it is a control: a line break (CR, CR LF, VT, FF, NEL) becomes
+    /// `"\n"`, any other control is dropped (nil). Newline and tab are kept as they are.
+    static func withoutControl(_ character: Character) -> Character? {
+        guard character.unicodeScalars.contains(where: isControl) else { return character }
+        return character.isWhitespace ? "\n" : nil
+    }
+
+    /// C0 controls but newline and tab, DEL and C1 controls: what a terminal acts on.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A: false
+        case 0x00...0x1F, 0x7F...0x9F: true
+        default: false
+        }
     }
 
     static let namedEntities: [String: Character] = [
@@ -68,7 +92,10 @@ public enum HTMLText {
     ]
 
     /// The entity starting at `start` (an `&`) and the index after its `;`, or nil when there is
-    /// no well-formed entity there.
+    /// no well-formed entity there. A numeric one may name a control (`&#0;`, `&#x1b;`): callers
+    /// pass it through ``withoutControl(_:)``. One too large for a scalar, or with more digits
+    /// than `UInt32` holds (`&#99999999999999999999;`), is malformed and kept as written: the
+    /// digits are parsed by `UInt32(_:radix:)`, which answers nil rather than trapping.
     static func entity(in text: String, at start: String.Index) -> (Character, String.Index)? {
         var index = text.index(after: start)
         var name = ""
@@ -82,7 +109,7 @@ public enum HTMLText {
         if name.hasPrefix("#") {
             let digits = name.dropFirst()
             let value = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
-            guard let value, let scalar = Unicode.Scalar(value), value != 0 else { return nil }
+            guard let value, let scalar = Unicode.Scalar(value) else { return nil }
             return (Character(scalar), next)
         }
         return namedEntities[name.lowercased()].map { ($0, next) }
@@ -117,7 +144,7 @@ extension HTMLText {
             guard let range = body.range(of: attribute + "=", options: .caseInsensitive) else { return nil }
             var rest = body[range.upperBound...]
             guard let quote = rest.first, quote == "\"" || quote == "'" else {
-                return String(rest.prefix { !$0.isWhitespace })
+                return HTMLText.decodingEntities(String(rest.prefix { !$0.isWhitespace }))
             }
             rest = rest.dropFirst()
             return HTMLText.decodingEntities(String(rest.prefix { $0 != quote }))

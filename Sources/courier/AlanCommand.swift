@@ -43,7 +43,9 @@ struct AlanAskCommand: AsyncParsableCommand {
 
     func run() async throws {
         let task = AlanTask(rawValue: task)
-        let dim = isatty(STDERR_FILENO) == 1
+        // On a terminal the answer is escaped (``TerminalText``) — token by token too: an escape
+        // sequence split across tokens is still caught, since every control is shown on its own.
+        let dim = TerminalText.Destination.stderr.isTerminal
         try await options.withClient(task: task, settings: .init(tokenDelayMs: stream ? 15 : nil)) { alan, _ in
             do {
                 if stream {
@@ -51,22 +53,22 @@ struct AlanAskCommand: AsyncParsableCommand {
                     for try await event in alan.stream(prompt, task: task) {
                         switch event {
                         case .progress(let sentence):
-                            Terminal.error(dim ? "\u{1B}[2m\(sentence)\u{1B}[0m" : sentence)
+                            Terminal.error(composed: dim ? "\u{1B}[2m\(TerminalText.escaped(sentence))\u{1B}[0m" : sentence)
                         case .token(let token):
                             printed += token
-                            Terminal.write(token, to: STDOUT_FILENO)
+                            Terminal.write(TerminalText.shown(token, on: .stdout), to: STDOUT_FILENO)
                         case .complete(let whole):
                             // The whole answer repeats the tokens: print only what did not arrive yet.
                             if whole.hasPrefix(printed) {
-                                Terminal.write(String(whole.dropFirst(printed.count)) + "\n", to: STDOUT_FILENO)
+                                Terminal.write(TerminalText.shown(whole.dropFirst(printed.count), on: .stdout) + "\n", to: STDOUT_FILENO)
                             } else {
-                                Terminal.write("\n" + whole + "\n", to: STDOUT_FILENO)
+                                Terminal.write("\n" + TerminalText.shown(whole, on: .stdout) + "\n", to: STDOUT_FILENO)
                             }
                         }
                     }
                 } else {
                     let answer = try await alan.ask(prompt, task: task)
-                    Terminal.error(dim ? "\u{1B}[2m\(answer.action.speak)\u{1B}[0m" : answer.action.speak)
+                    Terminal.error(composed: dim ? "\u{1B}[2m\(TerminalText.escaped(answer.action.speak))\u{1B}[0m" : answer.action.speak)
                     Terminal.output(answer.content)
                 }
             } catch NetworkError.uriTooLong(let code) {

@@ -92,7 +92,7 @@ struct CoinReportCommand: AsyncParsableCommand {
                 Terminal.output(CoinReportJSON.timelineLine(ms: Int(ms), section: section, state: snapshot.stateName(of: section)))
             }
             await report.run()
-            if json || !timeline { Terminal.output(try CoinReportJSON.encode(report.snapshot)) }
+            if json || !timeline { Terminal.outputJSON(try CoinReportJSON.encode(report.snapshot)) }
             if timeline, report.overviewFromCache { Terminal.error("(overview from the cache: no request)") }
             failure = CoinSection.allCases.lazy.compactMap { report.snapshot.error(of: $0) }.first
         }

@@ -100,46 +100,63 @@ final class CoinReportScreen: Sendable {
         }
     }
 
+    /// The whole screen, each line wrapped to the terminal's width in cells with its indent kept
+    /// (the terminal's own wrap would cut a Korean word in two and start the rest at column 0).
+    /// Everything the LLM or the server wrote is escaped (``TerminalText``) before it is put
+    /// beside the screen's own escape sequences.
     private func render(_ state: State) -> String {
-        var lines = ["\u{1B}[1m코인 리포트 · \(coin.koreanName) (\(coin.symbol))\u{1B}[0m", ""]
+        let columns = Terminal.columns
+        var lines: [String] = []
+        func add(_ text: String, indent: String = "", continuation: String = "    ") {
+            lines += TerminalText.wrap(text, width: columns, indent: indent, continuation: continuation)
+        }
+        add("\u{1B}[1m코인 리포트 · \(coin.koreanName) (\(coin.symbol))\u{1B}[0m")
+        lines.append("")
         let spin = Self.spinner[state.frame % Self.spinner.count]
         for (index, section) in CoinSection.allCases.enumerated() {
             let head = "[\(index + 1)] \u{1B}[1m\(section.title)\u{1B}[0m"
             let snapshot = state.snapshot
             if snapshot.isLoading(section) {
-                lines.append("\(head)  \(spin) 불러오는 중…")
+                add("\(head)  \(spin) 불러오는 중…")
             } else if let error = snapshot.error(of: section) {
-                let mark = snapshot.isCancelled(section) ? "■ 취소됨" : "✕ 실패 \(error)"
-                lines.append("\(head)  \u{1B}[33m\(mark)\u{1B}[0m — \(error.userMessage(in: .korean).replacingOccurrences(of: "\n", with: " ")) (r: 다시 시도)")
+                let mark = snapshot.isCancelled(section) ? "■ 취소됨" : "✕ 실패 \(TerminalText.escaped(String(describing: error)))"
+                let message = TerminalText.escaped(error.userMessage(in: .korean).replacingOccurrences(of: "\n", with: " "))
+                add("\(head)  \u{1B}[33m\(mark)\u{1B}[0m — \(message) (r: 다시 시도)")
             } else {
-                lines.append("\(head)  ✓")
-                lines += body(of: section, snapshot).map { "    " + $0 }
+                add("\(head)  ✓")
+                for line in body(of: section, snapshot) {
+                    add(line.text, indent: "    ", continuation: line.continuation)
+                }
             }
             lines.append("")
         }
-        lines.append("\u{1B}[2m\(state.status)\u{1B}[0m")
+        add("\u{1B}[2m\(state.status)\u{1B}[0m", continuation: "")
         return lines.joined(separator: "\r\n") + "\r\n"
     }
 
-    private func body(of section: CoinSection, _ snapshot: CoinReportSnapshot) -> [String] {
+    /// A section's lines (outside text escaped), each with the indent its wrapped lines continue at.
+    private func body(of section: CoinSection, _ snapshot: CoinReportSnapshot) -> [(text: String, continuation: String)] {
+        let safe: (String) -> String = { TerminalText.escaped($0) }
+        let plain = "    "
         switch section {
         case .overview:
             guard let overview = snapshot.overview.value else { return [] }
-            let site = overview.websiteURL.map { url in overview.websiteHost.map { link($0, url) } ?? url } ?? "-"
-            return ["심볼 \(overview.symbol) · 웹사이트 \(site) · 최초 발행 \(overview.launchDate)", overview.description]
+            let site = overview.websiteURL.map { url in overview.websiteHost.map { link($0, url) } ?? safe(url) } ?? "-"
+            return [("심볼 \(safe(overview.symbol)) · 웹사이트 \(site) · 최초 발행 \(safe(overview.launchDate))", plain), (safe(overview.description), plain)]
         case .weekly:
             guard let weekly = snapshot.weekly.value else { return [] }
-            return ["가격 추이: \(weekly.priceTrend)", "거래량 변화: \(weekly.volumeChange)", "원인: \(weekly.reason)"]
+            return [("가격 추이: \(safe(weekly.priceTrend))", plain), ("거래량 변화: \(safe(weekly.volumeChange))", plain), ("원인: \(safe(weekly.reason))", plain)]
         case .today:
             guard let today = snapshot.today.value else { return [] }
-            return [today.summaryOfTodaysMarketSentiment] + today.articles.map { article in
-                "• \(article.title) — \(article.summary) \(article.sourceHost.map { link($0, article.newsSourceURL) } ?? "")"
+            // A news item's wrapped lines start under its text, not under the bullet.
+            return [(safe(today.summaryOfTodaysMarketSentiment), plain)] + today.articles.map { article in
+                ("• \(safe(article.title)) — \(safe(article.summary)) \(article.sourceHost.map { link($0, article.newsSourceURL) } ?? "")", "      ")
             }
         }
     }
 
     /// The host, underlined, as a terminal hyperlink to the URL (the seed's AttributedString lesson).
     private func link(_ host: String, _ url: String) -> String {
-        "\u{1B}[4m" + HackerNewsTerminal.link(host, to: url) + "\u{1B}[24m"
+        "\u{1B}[4m" + TerminalText.link(host, to: url) + "\u{1B}[24m"
     }
 }

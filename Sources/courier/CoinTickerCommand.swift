@@ -98,7 +98,7 @@ struct CoinTickerCommand: AsyncParsableCommand {
         do {
             for try await ticker in feed.tickers {
                 if json {
-                    Terminal.output(Self.jsonLine(ticker))
+                    Terminal.outputJSON(Self.jsonLine(ticker))
                 } else if let screen {
                     screen.update { $0.latest[ticker.code] = ticker }
                 } else {

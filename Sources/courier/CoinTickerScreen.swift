@@ -22,7 +22,7 @@ struct CoinTickerScreen {
         }
         let rate = String(format: "%+.2f%%", ticker.signedChangeRate * 100)
         let change = (ticker.signedChangePrice >= 0 ? "+" : "") + price(ticker.signedChangePrice)
-        let text = "\(ticker.code.padding(toLength: 10, withPad: " ", startingAt: 0)) \(price(ticker.tradePrice).leftPadded(to: 16)) KRW  \(arrow) \(rate.leftPadded(to: 7))  \(change.leftPadded(to: 12))"
+        let text = "\(TerminalText.escaped(ticker.code).padding(toLength: 10, withPad: " ", startingAt: 0)) \(price(ticker.tradePrice).leftPadded(to: 16)) KRW  \(arrow) \(rate.leftPadded(to: 7))  \(change.leftPadded(to: 12))"
         guard colour else { return text }
         let code = switch ticker.change {
         case .rise: "\u{1B}[31m"
@@ -61,7 +61,8 @@ struct CoinTickerScreen {
         var lines = codes.map { code in
             latest[code].map { Self.line($0, colour: true) } ?? "\(code.padding(toLength: 10, withPad: " ", startingAt: 0)) …"
         }
-        lines.append("\u{1B}[2m\(status)\u{1B}[0m")
+        // The status can carry the server's close reason: escaped, as it sits in our own SGR.
+        lines.append("\u{1B}[2m\(TerminalText.escaped(status))\u{1B}[0m")
         let back = drawnLines > 0 ? "\u{1B}[\(drawnLines)A" : ""
         drawnLines = lines.count
         return back + lines.map { "\r\u{1B}[2K" + $0 }.joined(separator: "\n") + "\n"

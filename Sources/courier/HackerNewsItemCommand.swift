@@ -25,33 +25,35 @@ struct HackerNewsItemCommand: AsyncParsableCommand {
             guard let item = try await client.item(id: id) else { throw HackerNewsOptions.missing("item \(id)") }
             let comments = try await client.comments(of: item)
             if options.printsJSON {
-                Terminal.output(try HackerNewsJSON.encode(ItemJSON(item: item, comments: comments)))
+                Terminal.outputJSON(try HackerNewsJSON.encode(ItemJSON(item: item, comments: comments)))
                 return
             }
             let options = try await (item.parts ?? []).concurrentMap(limit: 8) { try await client.item(id: $0) }.compactMap { $0 }
-            Terminal.output(Self.header(item, options: options))
+            Terminal.output(composed: Self.header(item, options: options))
             var lines: [String] = []
             Self.render(comments, depth: 0, into: &lines)
-            Terminal.output(lines.joined(separator: "\n"))
+            Terminal.output(lines.joined(separator: "\n"))  // outside text only: escaped on a terminal
             let count = comments.reduce(0) { $0 + $1.count }
             Terminal.error("\(count) comment\(count == 1 ? "" : "s") shown")
         }
     }
 
+    /// Title (the host a link), details, text and poll options, for a terminal: the API's text is
+    /// escaped here because the line also carries the link's escape sequences.
     static func header(_ item: Item, options: [Item]) -> String {
         var lines: [String] = []
-        let title = item.title ?? (item.type == .comment ? "comment" : "item \(item.id)")
+        let title = TerminalText.escaped(item.title ?? (item.type == .comment ? "comment" : "item \(item.id)"))
         lines.append(item.host.flatMap { host in item.url.map { "\(title) (\(HackerNewsTerminal.link(host, to: $0)))" } } ?? title)
         var details = [item.type?.rawValue ?? "item", "#\(item.id)"]
         if item.isDeleted { details.append("[deleted]") }
         if item.isDead { details.append("[dead]") }
         if let score = item.score { details.append("\(score) points") }
-        if let by = item.by { details.append("by \(by)") }
+        if let by = item.by { details.append("by \(TerminalText.escaped(by))") }
         details.append(HackerNewsTerminal.age(item.time))
         if let descendants = item.descendants { details.append("\(descendants) comments") }
         lines.append(details.joined(separator: " · "))
-        if let text = item.plainText, !text.isEmpty { lines.append("\n" + text) }
-        for option in options { lines.append("  • \(option.plainText ?? "") — \(option.score ?? 0) votes") }
+        if let text = item.plainText, !text.isEmpty { lines.append("\n" + TerminalText.escaped(text)) }
+        for option in options { lines.append("  • \(TerminalText.escaped(option.plainText ?? "")) — \(option.score ?? 0) votes") }
         return lines.joined(separator: "\n") + "\n\n"
     }
 

@@ -33,16 +33,28 @@ struct HackerNewsStoriesCommand: AsyncParsableCommand {
             var final: [RankedStory] = []
             var drawn = 0
             let visible = max(1, HackerNewsTerminal.rows - 2)
+            let columns = Terminal.columns
             for try await stories in client.stories(list: list) {
                 final = stories
                 guard !json else { continue }
-                // Redraw in place what fits on the screen; the whole list comes at the end.
-                let lines = stories.prefix(visible).map(HackerNewsTerminal.storyLine)
+                // Redraw in place what fits on the screen; the whole list comes at the end. A
+                // title longer than the screen is wide takes more than one row, and the cursor
+                // can only be moved back over rows that are still on the screen.
+                var lines: [String] = []
+                var rows = 0
+                for story in stories {
+                    let line = HackerNewsTerminal.storyLine(story)
+                    let needed = HackerNewsTerminal.rows(of: line, columns: columns)
+                    guard rows + needed <= visible else { break }
+                    lines.append(line)
+                    rows += needed
+                }
+                guard !lines.isEmpty else { continue }  // not even the first fits: keep what is shown
                 Terminal.write(HackerNewsTerminal.erase(lines: drawn) + lines.joined(separator: "\n") + "\n", to: STDOUT_FILENO)
-                drawn = lines.count
+                drawn = rows
             }
             if json {
-                Terminal.output(try HackerNewsJSON.encode(final.map(StoryJSON.init)))
+                Terminal.outputJSON(try HackerNewsJSON.encode(final.map(StoryJSON.init)))
             } else {
                 let lines = final.map(HackerNewsTerminal.storyLine)
                 Terminal.write(HackerNewsTerminal.erase(lines: drawn) + lines.joined(separator: "\n") + "\n", to: STDOUT_FILENO)

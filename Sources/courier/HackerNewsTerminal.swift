@@ -7,7 +7,8 @@ import Darwin
 #endif
 
 /// What `courier hn` needs of the terminal: whether stdout is one, its size, OSC 8 links,
-/// in-place redraws and relative ages.
+/// in-place redraws and relative ages. Everything the API sent is escaped (``TerminalText``)
+/// before it is put beside the CLI's own escape sequences.
 enum HackerNewsTerminal {
     /// stdout is a terminal (not a pipe or a file).
     static var isInteractive: Bool { isatty(STDOUT_FILENO) == 1 }
@@ -19,12 +20,19 @@ enum HackerNewsTerminal {
         return Int(size.ws_row)
     }
 
-    /// `text` as a terminal hyperlink to `url` (OSC 8; terminals without it show just the text).
+    /// `text` as a terminal hyperlink to `url` (OSC 8; terminals without it show just the text),
+    /// both escaped (``TerminalText/link(_:to:)``).
     static func link(_ text: String, to url: String) -> String {
-        "\u{1B}]8;;\(url)\u{1B}\\\(text)\u{1B}]8;;\u{1B}\\"
+        TerminalText.link(text, to: url)
     }
 
-    /// Moves the cursor up over `lines` printed lines and clears from there down.
+    /// Rows `line` takes on a terminal `columns` wide, which wraps what is wider (in cells).
+    static func rows(of line: String, columns: Int) -> Int {
+        let columns = max(1, columns)
+        return max(1, (TerminalText.width(line) + columns - 1) / columns)
+    }
+
+    /// Moves the cursor up over `lines` rows and clears from there down.
     static func erase(lines: Int) -> String {
         lines > 0 ? "\u{1B}[\(lines)F\u{1B}[J" : ""
     }
@@ -50,11 +58,11 @@ enum HackerNewsTerminal {
     /// The line of a story in a list: rank, title, host (a link to the story), score, author, age, comments.
     static func storyLine(_ story: RankedStory) -> String {
         let rank = String(story.rank).leftPadded(to: 3)
-        var line = "\(rank). \(story.title ?? "(untitled)")"
+        var line = "\(rank). \(TerminalText.escaped(story.title ?? "(untitled)"))"
         if let host = story.host, let url = story.url { line += " (\(link(host, to: url)))" }
         var details: [String] = []
         if let score = story.score { details.append("\(score) point\(score == 1 ? "" : "s")") }
-        if let by = story.by { details.append("by \(by)") }
+        if let by = story.by { details.append("by \(TerminalText.escaped(by))") }
         details.append(age(story.time))
         if story.type != .job {
             let comments = story.descendants ?? 0
@@ -65,8 +73,8 @@ enum HackerNewsTerminal {
 }
 
 extension String {
-    /// Right-aligned in `width` columns.
+    /// Right-aligned in `width` terminal cells (``TerminalText/leftPadded(_:to:)``).
     func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: " ", count: width - count) + self
+        TerminalText.leftPadded(self, to: width)
     }
 }

@@ -23,14 +23,14 @@ struct HackerNewsUserCommand: AsyncParsableCommand {
             guard var user = try await client.user(id: name) else { throw HackerNewsOptions.missing("user \(name)") }
             user.about = user.about.map(HTMLText.plainText)
             if options.printsJSON {
-                Terminal.output(try HackerNewsJSON.encode(UserJSON(user: user)))
+                Terminal.outputJSON(try HackerNewsJSON.encode(UserJSON(user: user)))
                 return
             }
             let created = Date(timeIntervalSince1970: TimeInterval(user.created))
             var lines = ["\(user.id) · karma \(user.karma) · joined \(created.formatted(.iso8601.year().month().day())) (\(HackerNewsTerminal.age(user.created)))"]
             if let about = user.about, !about.isEmpty { lines.append("\n" + about + "\n") }
             lines.append("\(user.submitted?.count ?? 0) submissions" + (user.submitted?.first.map { ", latest #\($0)" } ?? ""))
-            Terminal.output(lines.joined(separator: "\n"))
+            Terminal.output(lines.joined(separator: "\n"))  // the profile's text: escaped on a terminal
         }
     }
 }

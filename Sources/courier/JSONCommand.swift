@@ -45,7 +45,7 @@ struct JSONCommand: ParsableCommand {
             let answer = String(decoding: input, as: UTF8.self)
             do {
                 let extraction = try LLMAnswerDecoder(schema: jsonSchema).extract(fromAnswer: answer)
-                Terminal.output(extraction.json)
+                Terminal.outputJSON(extraction.json)
                 if report {
                     Self.writeError(extraction.report.description)
                     if extraction.report.isTruncated { Self.writeError("answer was truncated") }

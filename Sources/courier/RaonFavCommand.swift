@@ -56,7 +56,7 @@ struct RaonFavCommand: AsyncParsableCommand {
             let store = try await RaonFavCommand.store()
             let favourites = try await store.all()
             try await store.close()
-            if options.json { return Terminal.output(RaonFormat.json(favourites)) }
+            if options.json { return Terminal.outputJSON(RaonFormat.json(favourites)) }
             Terminal.output(favourites.isEmpty ? "No favourites yet: courier raon fav add ID" : favourites.map(RaonFormat.line).joined(separator: "\n"))
         }
     }
@@ -73,7 +73,7 @@ struct RaonRemindCommand: AsyncParsableCommand {
         let store = try await RaonFavCommand.store()
         let soon = try await store.starting(from: day, withinDays: days)
         try await store.close()
-        if options.json { return Terminal.output(RaonFormat.json(soon)) }
+        if options.json { return Terminal.outputJSON(RaonFormat.json(soon)) }
         if soon.isEmpty { return Terminal.output("No favourite starts between \(day) and \(day.adding(days: max(0, days))).") }
         for program in soon {
             let wait = day.days(to: program.startDate)

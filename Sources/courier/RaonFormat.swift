@@ -1,8 +1,5 @@
 import Foundation
 import SeoulCultureAPI
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// How `courier raon` prints programs.
 enum RaonFormat {
@@ -12,14 +9,16 @@ enum RaonFormat {
         return "\(dates)  \(program.title) · \(program.district) · \(program.place) · \(program.isFree ? "무료" : "유료")  [\(program.id)]"
     }
 
-    /// Every field, and map links as terminal hyperlinks.
+    /// Every field, and map links as terminal hyperlinks. On a terminal the API's text is escaped
+    /// here (``TerminalText``), since the same lines carry the links' escape sequences.
     static func detail(_ program: CulturalProgram) -> String {
+        let text: (String) -> String = { TerminalText.shown($0, on: .stdout) }
         var rows: [(String, String)] = [
-            ("id", program.id), ("title", program.title), ("category", program.category), ("district", program.district),
-            ("place", program.place), ("dates", "\(program.startDate) ~ \(program.endDate)"),
-            ("free", program.isFree ? "무료 (free)" : "유료 (paid)"), ("fee", program.fee), ("time", program.time),
-            ("target", program.target), ("organization", program.organization), ("player", program.player),
-            ("program", program.program), ("inquiry", program.inquiry), ("ticket", program.ticket), ("notes", program.notes),
+            ("id", text(program.id)), ("title", text(program.title)), ("category", text(program.category)),
+            ("district", text(program.district)), ("place", text(program.place)), ("dates", "\(program.startDate) ~ \(program.endDate)"),
+            ("free", program.isFree ? "무료 (free)" : "유료 (paid)"), ("fee", text(program.fee)), ("time", text(program.time)),
+            ("target", text(program.target)), ("organization", text(program.organization)), ("player", text(program.player)),
+            ("program", text(program.program)), ("inquiry", text(program.inquiry)), ("ticket", text(program.ticket)), ("notes", text(program.notes)),
             ("homepage", link(program.homepage)), ("ticket page", link(program.ticketURL)), ("image", link(program.imageURL)),
         ]
         if let latitude = program.latitude, let longitude = program.longitude {
@@ -45,11 +44,11 @@ enum RaonFormat {
         return links
     }
 
-    /// `url` as an OSC 8 hyperlink on a terminal, plain text otherwise.
+    /// `url` as an OSC 8 hyperlink on a terminal (escaped, ``TerminalText/link(_:to:)``), plain text otherwise.
     static func link(_ url: URL?) -> String {
         guard let url else { return "" }
         let text = url.absoluteString
-        return isatty(1) == 1 ? "\u{1B}]8;;\(text)\u{1B}\\\(text)\u{1B}]8;;\u{1B}\\" : text
+        return TerminalText.Destination.stdout.isTerminal ? TerminalText.link(text, to: text) : text
     }
 
     /// A month grid, Sunday first, with the number of programs on each day (`*` marks today).

@@ -23,7 +23,7 @@ struct RaonListCommand: AsyncParsableCommand {
         let query = ProgramQuery(search: search, category: category, district: district, isFreeOnly: free, day: day)
         let programs = try await options.withClient { client in query.apply(to: try await options.load(client)) }
         if options.json {
-            Terminal.output(RaonFormat.json(programs))
+            Terminal.outputJSON(RaonFormat.json(programs))
             return
         }
         if programs.isEmpty {
@@ -48,7 +48,11 @@ struct RaonShowCommand: AsyncParsableCommand {
             Terminal.error("✗ No current or upcoming program has id \(id). Find ids with: courier raon list")
             throw ExitCode(1)
         }
-        Terminal.output(options.json ? RaonFormat.json(program) : RaonFormat.detail(program))
+        if options.json {
+            Terminal.outputJSON(RaonFormat.json(program))
+        } else {
+            Terminal.output(composed: RaonFormat.detail(program))  // its links are OSC 8 on a terminal; the text is escaped there
+        }
     }
 }
 
@@ -74,7 +78,7 @@ struct RaonCalendarCommand: AsyncParsableCommand {
         let counts = CulturalProgram.countsPerDay(programs, year: year, month: monthNumber)
         if options.json {
             let object = Dictionary(uniqueKeysWithValues: counts.map { ($0.key.description, $0.value) })
-            Terminal.output(RaonFormat.json(object))
+            Terminal.outputJSON(RaonFormat.json(object))
         } else {
             Terminal.output(RaonFormat.calendar(counts, year: year, month: monthNumber, today: today))
         }

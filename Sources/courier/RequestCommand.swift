@@ -11,7 +11,10 @@ struct RequestCommand: AsyncParsableCommand {
         abstract: "Send one HTTP request through Courier and print the answer.",
         discussion: """
             Prints the body (JSON pretty-printed) on success. On failure prints the error's log \
-            line and its user message to stderr. With --stream, prints each server-sent event as \
+            line and its user message to stderr. On a terminal, control characters and escape \
+            sequences from the server are shown, not obeyed (ESC as ␛), and a binary body is not \
+            printed (redirect stdout to a file to save it); piped, nothing is escaped and a binary \
+            body goes out byte for byte. With --stream, prints each server-sent event as \
             it arrives, one compact JSON object per line ({"id":…,"event":…,"data":…}, a field \
             absent when the event has none). With --retry N, up to N attempts (backoff with \
             jitter, Retry-After honoured; idempotent methods only), each retry logged to stderr.
@@ -84,7 +87,7 @@ struct RequestCommand: AsyncParsableCommand {
         do {
             if stream {
                 for try await event in client.events(endpoint, options: EventStreamOptions(idleTimeout: .milliseconds(Int(timeout * 1000)))) {
-                    Terminal.output(EventLine.render(event))
+                    Terminal.outputJSON(EventLine.render(event))
                 }
                 return
             }
@@ -93,7 +96,7 @@ struct RequestCommand: AsyncParsableCommand {
             if include {
                 Terminal.output(Self.head(response.head))
                 Terminal.output("")
-                Terminal.output(BodyPrinter.render(response.body, contentType: response.headers[.contentType]))
+                BodyPrinter.show(response.body, contentType: response.headers[.contentType])
                 if let error = response.statusError {
                     Terminal.error(redactor.text(error.log()))
                     throw ExitCode(ExitCodes.code(for: error.family))
@@ -101,7 +104,7 @@ struct RequestCommand: AsyncParsableCommand {
                 return
             }
             if let error = response.statusError { throw error }
-            Terminal.output(BodyPrinter.render(response.body, contentType: response.headers[.contentType]))
+            BodyPrinter.show(response.body, contentType: response.headers[.contentType])
         } catch let error as NetworkError {
             if verbose { Terminal.error("> \(endpoint.method.rawValue) \(redactor.url(endpoint.baseURL.absoluteString + endpoint.path))") }
             Terminal.error(redactor.text(error.log()))
@@ -117,9 +120,10 @@ struct RequestCommand: AsyncParsableCommand {
         return lines.joined(separator: "\n")
     }
 
-    /// A logger writing `.notice` and up to stderr (the retry lines).
+    /// A logger writing `.notice` and up to stderr (the retry lines, escaped on a terminal: their
+    /// reason can quote the server).
     static func stderrLogger(_ label: String) -> Logger {
-        var logger = Logger(label: label) { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: label) { StreamLogHandler(label: $0, stream: Terminal.StandardError(), metadataProvider: nil) }
         logger.logLevel = .notice
         return logger
     }

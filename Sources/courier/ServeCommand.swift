@@ -25,7 +25,8 @@ struct ServeCommand: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         options.dataDirectory = directory
         let logger = { () -> Logger in
-            var logger = Logger(label: "courier.sandbox")
+            // Request lines quote what clients sent: escaped when stderr is a terminal.
+            var logger = Logger(label: "courier.sandbox") { StreamLogHandler(label: $0, stream: Terminal.StandardError(), metadataProvider: nil) }
             logger.logLevel = .info
             return logger
         }()

@@ -13,19 +13,67 @@ import Musl
 /// that has gone (`courier raon list | head -3`) turns into EPIPE, on which `FileHandle.write`
 /// traps. Here a closed stdout ends the program quietly with status 0, as Unix filters do; a
 /// closed stderr just stops diagnostics.
+///
+/// Text that may hold anything from outside (server text, error bodies, header values, LLM
+/// answers) goes through ``output(_:)``, ``error(_:)`` or ``outputJSON(_:)``: on a terminal it is
+/// escaped by ``TerminalText``, piped it goes out unchanged. Lines carrying the CLI's own escape
+/// sequences (colours, OSC 8 links, redraws) go through ``output(composed:)``/``write(_:to:)``,
+/// their outside parts escaped by the caller.
 enum Terminal {
+    /// A line on stdout; escaped when stdout is a terminal.
     static func output(_ text: String) {
+        output(composed: TerminalText.shown(text, on: .stdout))
+    }
+
+    /// A line on stderr; escaped when stderr is a terminal.
+    static func error(_ text: String) {
+        error(composed: TerminalText.shown(text, on: .stderr))
+    }
+
+    /// A line on stdout as given: its escape sequences are the CLI's own, its outside parts
+    /// already escaped (``TerminalText/escaped(_:)``, ``TerminalText/link(_:to:)``).
+    static func output(composed text: String) {
         write(text.hasSuffix("\n") ? text : text + "\n", to: STDOUT_FILENO)
     }
 
-    static func error(_ text: String) {
+    /// A line on stderr as given (see ``output(composed:)``).
+    static func error(composed text: String) {
         write(text.hasSuffix("\n") ? text : text + "\n", to: STDERR_FILENO)
+    }
+
+    /// JSON on stdout; on a terminal its controls are escaped as JSON escapes them, so it stays
+    /// the same JSON (``TerminalText/json(_:)``).
+    static func outputJSON(_ text: String) {
+        output(composed: TerminalText.Destination.stdout.isTerminal ? TerminalText.json(text) : text)
+    }
+
+    /// Columns of the terminal on stdout (80 when unknown, or stdout is not a terminal).
+    static var columns: Int {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
+    }
+
+    /// stderr as a `TextOutputStream` (for swift-log's `StreamLogHandler`), escaped when it is a
+    /// terminal.
+    struct StandardError: TextOutputStream, Sendable {
+        mutating func write(_ string: String) {
+            Terminal.write(TerminalText.shown(string, on: .stderr), to: STDERR_FILENO)
+        }
+    }
+
+    /// `data` exactly as given to `descriptor` (a body's bytes, piped).
+    static func write(_ data: Data, to descriptor: Int32) {
+        write(bytes: Array(data), to: descriptor)
     }
 
     /// `text` exactly as given (no newline added) to `descriptor`, all of it.
     static func write(_ text: String, to descriptor: Int32) {
+        write(bytes: Array(text.utf8), to: descriptor)
+    }
+
+    private static func write(bytes: [UInt8], to descriptor: Int32) {
         brokenPipeIsAnError.touch()
-        let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
@@ -62,16 +110,46 @@ private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ coun
     #endif
 }
 
-/// Renders a body for a person: JSON pretty-printed, text as is, binary summarised.
+/// Renders a body for a person: JSON pretty-printed, text as is, binary kept as bytes.
 enum BodyPrinter {
-    static func render(_ body: Data, contentType: String?) -> String {
-        if body.isEmpty { return "" }
+    /// What a body is, as printed.
+    enum Rendering: Equatable {
+        case json(String)
+        case text(String)
+        /// Not text: not UTF-8, or with a NUL byte (as curl judges "binary output").
+        case binary(Data)
+    }
+
+    static func render(_ body: Data, contentType: String?) -> Rendering {
+        if body.isEmpty { return .text("") }
         if let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]),
             let pretty = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]) {
-            return String(decoding: pretty, as: UTF8.self)
+            return .json(String(decoding: pretty, as: UTF8.self))
         }
-        if let text = String(data: body, encoding: .utf8) { return text }
-        return "<\(body.count) bytes of \(contentType ?? "binary data")>"
+        if !body.contains(0), let text = String(data: body, encoding: .utf8) { return .text(text) }
+        return .binary(body)
+    }
+
+    /// Prints `body` on stdout: JSON and text (escaped on a terminal) with a newline; binary
+    /// bytes as they are when piped, but never to a terminal, where they could be anything — a
+    /// hint on stderr says how to save them instead.
+    static func show(_ body: Data, contentType: String?) {
+        switch render(body, contentType: contentType) {
+        case .json(let json): Terminal.outputJSON(json)
+        case .text(let text): Terminal.output(text)
+        case .binary(let bytes):
+            if TerminalText.Destination.stdout.isTerminal {
+                Terminal.error(binaryHint(bytes.count, contentType: contentType))
+            } else {
+                Terminal.write(bytes, to: STDOUT_FILENO)
+            }
+        }
+    }
+
+    /// Why a binary body was not printed, and how to get it.
+    static func binaryHint(_ count: Int, contentType: String?) -> String {
+        let type = contentType.map { " (\($0))" } ?? ""
+        return "courier: the body is \(count) bytes of binary data\(type), not printed to the terminal; redirect stdout to a file to save it: courier request … > FILE"
     }
 }
 

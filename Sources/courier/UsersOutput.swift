@@ -10,10 +10,11 @@ enum UsersOutput {
     /// `loginHint` adds "log in first" to a 401 (not wanted when the 401 answers a login).
     static func perform(json: Bool, loginHint: Bool = true, _ body: () async throws -> String) async throws {
         do {
-            Terminal.output(try await body())
+            let text = try await body()
+            if json { Terminal.outputJSON(text) } else { Terminal.output(text) }
         } catch let error as AccountsError {
             if json {
-                Terminal.output(Self.json(ErrorOutput(error: .init(status: error.statusCode, code: code(of: error), message: error.userMessage(in: .preferred)))))
+                Terminal.outputJSON(Self.json(ErrorOutput(error: .init(status: error.statusCode, code: code(of: error), message: error.userMessage(in: .preferred)))))
             } else {
                 Terminal.error("✗ " + error.userMessage(in: .preferred).replacingOccurrences(of: "\n", with: " ") + hint(for: error, loginHint: loginHint))
             }

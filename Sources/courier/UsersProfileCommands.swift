@@ -63,7 +63,8 @@ struct UsersDeleteCommand: AsyncParsableCommand {
         if !yes {
             guard isatty(STDIN_FILENO) == 1 else { throw ValidationError("deleting an account needs --yes when stdin is not a terminal") }
             let who = await accounts.session.map { "\($0.username) (#\($0.userId))" } ?? id.map { "#\($0)" } ?? "the account"
-            Terminal.write("Delete \(who) on \(accounts.server.absoluteString)? This cannot be undone. [y/N] ", to: STDERR_FILENO)
+            let question = "Delete \(who) on \(accounts.server.absoluteString)? This cannot be undone. [y/N] "
+            Terminal.write(TerminalText.shown(question, on: .stderr), to: STDERR_FILENO)
             guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
                 Terminal.error("not deleted")
                 throw ExitCode(1)
