@@ -143,6 +143,23 @@ public actor Accounts {
     /// returns the token; nil when there is no refresh token. Runs outside the actor, called by
     /// the token middleware (once for many refused calls).
     private static func refresh(_ holder: SessionHolder, client: NetworkClient, credentials: CredentialsFile?) async throws -> BearerToken? {
+        guard let credentials else { return try await exchange(holder, client: client, credentials: nil) }
+        return try await credentials.withLock {
+            // Another process may have refreshed while this one waited: its new tokens are the
+            // ones to use — presenting the old refresh token again would look like theft.
+            if let current = holder.session, let saved = try credentials.session(for: current.server),
+                saved.userId == current.userId, saved.refreshToken != current.refreshToken, saved.hasToken
+            {
+                holder.session = saved
+                return saved.bearerToken
+            }
+            return try await exchange(holder, client: client, credentials: credentials)
+        }
+    }
+
+    /// The refresh call itself; the new tokens are kept, and saved when there is a file (a
+    /// failed save is an error: the server has already rotated the refresh token).
+    private static func exchange(_ holder: SessionHolder, client: NetworkClient, credentials: CredentialsFile?) async throws -> BearerToken? {
         guard var session = holder.session, let refreshToken = session.refreshToken else { return nil }
         let reply = try await client.request(UserAPI.refresh(RefreshRequest(refreshToken: refreshToken)), as: APIResponse<LoginResponse>.self)
         guard let login = reply.data, let token = login.token else { return nil }
@@ -150,7 +167,7 @@ public actor Accounts {
         session.expiresAt = login.expiresAt
         session.refreshToken = login.refreshToken
         holder.session = session
-        try? credentials?.save(session, for: session.server)
+        try credentials?.save(session, for: session.server)
         return session.bearerToken
     }
 

@@ -99,6 +99,29 @@ public struct CredentialsFile: Sendable {
         }
     }
 
+    /// Runs `body` holding an exclusive lock on the file across processes (`flock` on a `.lock`
+    /// file beside it, 0600): two processes refreshing one login at once would present the same
+    /// refresh token twice, and a server with reuse detection logs the user out for it.
+    /// Waits up to `timeout` for another holder.
+    public func withLock<T>(timeout: Duration = .seconds(30), _ body: () async throws -> T) async throws -> T {
+        let directory = url.deletingLastPathComponent()
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let lockPath = url.path + ".lock"
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw AccountsError.credentials("\(lockPath): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        let deadline = ContinuousClock.now + timeout
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else {
+                throw AccountsError.credentials("\(lockPath): \(String(cString: strerror(errno)))")
+            }
+            guard ContinuousClock.now < deadline else { throw AccountsError.credentials("\(lockPath): another process holds it") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        return try await body()
+    }
+
     /// Servers are keyed by scheme, host and port (a trailing slash or path does not matter).
     static func key(_ server: URL) -> String {
         let scheme = server.scheme?.lowercased() ?? "http"

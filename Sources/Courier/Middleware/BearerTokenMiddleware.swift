@@ -5,9 +5,10 @@ import OpenAPIRuntime
 
 /// Sends `Authorization: Bearer <token>` and keeps the token fresh: refreshes it shortly before
 /// it expires, and on a 401 refreshes once and replays the call. However many calls are
-/// refused at once, one refresh runs; if it throws, every one of them ends in
-/// ``NetworkError/unauthorized(_:)`` (and calls refused with the same token in the next 10 s
-/// fail the same way without another refresh); if it returns nil (nothing to refresh with), the server's
+/// refused at once, one refresh runs; if the server rejects it (a 4xx), every one of them ends in
+/// ``NetworkError/unauthorized(_:)``, and if it fails for a reason that may pass (a timeout, a
+/// refused connection, a 5xx) they end in that error, so the caller keeps its credentials (calls
+/// refused with the same token in the next 10 s fail the same way without another refresh); if it returns nil (nothing to refresh with), the server's
 /// 401 answer stands. A call refreshes at most once, so a replay that is refused again is
 /// answered as is (no refresh loop).
 ///
@@ -87,12 +88,25 @@ public struct BearerTokenMiddleware: ClientMiddleware {
             fresh = try await refresher.replacement(for: sent, margin: refreshMargin)
         } catch {
             if Task.isCancelled { throw CancellationError() }
-            logger.notice("token refresh failed", metadata: ["operation": "\(operationID)", "error": "\(NetworkError(error).caseName)"])
-            throw NetworkError.unauthorized(401)
+            let failure = NetworkError(error)
+            logger.notice("token refresh failed", metadata: ["operation": "\(operationID)", "error": "\(failure.caseName)"])
+            // Only a refresh the server rejected ends the login; a timeout, a refused connection
+            // or a 5xx says nothing about the credentials, and the caller keeps them.
+            throw Self.rejectsLogin(failure) ? NetworkError.unauthorized(401) : failure
         }
         // Nothing to refresh with (no refresh token): the server's own 401 answer stands.
         guard let fresh else { return (response, responseBody) }
         return try await next(Self.authorized(request, fresh), body, baseURL)
+    }
+
+    /// Whether a refresh that failed with `error` means the server refused the credentials (a 4xx
+    /// answer other than 408 and 429), rather than a failure that may pass.
+    static func rejectsLogin(_ error: NetworkError) -> Bool {
+        switch error {
+        case .networkError, .taskCancelled, .rateLimited, .serviceUnavailable, .serverError, .responseTooLarge, .invalidResponse: false
+        default:
+            if let code = error.statusCode { (400..<500).contains(code) && code != 408 && code != 429 } else { true }
+        }
     }
 
     private func wantsToken(_ baseURL: URL) -> Bool {
