@@ -88,13 +88,27 @@ public actor FavouritesStore {
         try await connection.query("DELETE FROM favourites WHERE id = ? RETURNING id", [.text(id)]).isEmpty == false
     }
 
-    /// Every favourite, by start date then title.
+    /// Every favourite that can be read, by start date then title (``contents()`` also names the
+    /// ones that cannot).
     public func all() async throws -> [CulturalProgram] {
-        let rows = try await connection.query("SELECT program FROM favourites ORDER BY start_date, id")
+        try await contents().programs
+    }
+
+    /// What the store holds: the favourites, and the ids of saved rows that no longer decode
+    /// (written by another version, or damaged) — reported, never silently dropped.
+    public func contents() async throws -> (programs: [CulturalProgram], unreadable: [String]) {
+        let rows = try await connection.query("SELECT id, program FROM favourites ORDER BY start_date, id")
         let decoder = JSONDecoder()
-        return rows.compactMap { row in
-            row.column("program")?.string.flatMap { try? decoder.decode(CulturalProgram.self, from: Data($0.utf8)) }
-        }.sorted { ($0.startDate, $0.title) < ($1.startDate, $1.title) }
+        var programs: [CulturalProgram] = []
+        var unreadable: [String] = []
+        for row in rows {
+            if let text = row.column("program")?.string, let program = try? decoder.decode(CulturalProgram.self, from: Data(text.utf8)) {
+                programs.append(program)
+            } else {
+                unreadable.append(row.column("id")?.string ?? "?")
+            }
+        }
+        return (programs.sorted { ($0.startDate, $0.title) < ($1.startDate, $1.title) }, unreadable)
     }
 
     /// Favourites that start today or within `days` days (Raon's start-day reminder).

@@ -54,8 +54,11 @@ struct RaonFavCommand: AsyncParsableCommand {
         func run() async throws {
             _ = try options.day()
             let store = try await RaonFavCommand.store()
-            let favourites = try await store.all()
+            let (favourites, unreadable) = try await store.contents()
             try await store.close()
+            if !unreadable.isEmpty {
+                Terminal.error("warning: \(unreadable.count) saved favourite(s) cannot be read and are not shown: \(unreadable.joined(separator: ", "))")
+            }
             if options.json { return Terminal.outputJSON(RaonFormat.json(favourites)) }
             Terminal.output(favourites.isEmpty ? "No favourites yet: courier raon fav add ID" : favourites.map(RaonFormat.line).joined(separator: "\n"))
         }

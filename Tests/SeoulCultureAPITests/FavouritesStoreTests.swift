@@ -35,6 +35,30 @@ extension SeoulSuite {
             try await reopened.close()
         }
 
+        @Test("a saved favourite that no longer decodes is reported by id, not dropped")
+        func unreadableReported() async throws {
+            let programs = try await withSeoulSandbox { sandbox in
+                try await sandbox.seoulControl(["rows": 50])
+                return try await sandbox.seoul(today: longAgo).allPrograms()
+            }
+            let file = temporaryFile()
+            defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+            let store = try await FavouritesStore.open(file: file)
+            #expect(try await store.add(programs[1]))
+            #expect(try await store.add(programs[2]))
+            try await store.close()
+            // Damage one row as another program (or a disk error) could: Python's own SQLite.
+            let script = "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE favourites SET program='{not json' WHERE id=?\", (sys.argv[2],)); c.commit()"
+            let run = try await runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, file.path, programs[2].id],
+                                           scratch: file.deletingLastPathComponent())
+            #expect(run.status == 0)
+            let reopened = try await FavouritesStore.open(file: file)
+            let contents = try await reopened.contents()
+            #expect(contents.programs == [programs[1]])
+            #expect(contents.unreadable == [programs[2].id])
+            try await reopened.close()
+        }
+
         /// Two connections in one process take the same file locks as two processes would (SQLite
         /// locks per connection, through the file), so this is the two-`fav add` race.
         @Test("two writers adding at the same time lose nothing")
