@@ -4,9 +4,9 @@ import Foundation
 ///
 /// Transports never follow redirects: the client follows each hop itself, through the
 /// middlewares, so a cookie jar, a logger or a cache sees every hop. On every hop the rules of
-/// ``RedirectHop`` hold whatever the policy says: credentials (`Authorization`, `Cookie`,
+/// `RedirectHop` hold whatever the policy says: credentials (`Authorization`, `Cookie`,
 /// `Proxy-Authorization`, and the endpoint's secrets) never go to another origin, only `http`
-/// and `https` targets are followed, and at most ``CallLimits/maxRedirects`` hops.
+/// and `https` targets are followed, and at most `CallLimits.maxRedirects` hops.
 ///
 /// ```swift
 /// // Follow only within the API's own host.

@@ -103,13 +103,14 @@ public struct ServerEventStream: AsyncSequence, Sendable {
                 throw .taskCancelled
             }
             guard let reconnect = options.reconnect, case .networkError = error, failures < reconnect.maxAttempts,
-                case .success(let call) = call
+                case .success(let call) = call,
+                reconnect.replaysNonIdempotent || call.traits.isIdempotent(call.built.request.method)
             else {
                 finished = true
                 throw error
             }
             failures += 1
-            let wait = parser.reconnectionTime.map { Duration.milliseconds($0) } ?? reconnect.delay
+            let wait = reconnect.wait(failures: failures, serverRetry: parser.reconnectionTime)
             client.configuration.logger.debug("event stream reconnecting", metadata: [
                 "operation": "\(call.operationID)", "reason": "\(error.caseName)", "delayMs": "\(wait.milliseconds)",
             ])

@@ -9,7 +9,7 @@ import FoundationNetworking
 /// A `ClientTransport` over Foundation's `URLSession` — the Apple-platform default; on Linux it
 /// works through FoundationNetworking (libcurl).
 ///
-/// Every call streams through a session delegate (``StreamingSession``), so the body limit holds
+/// Every call streams through a session delegate (`StreamingSession`), so the body limit holds
 /// as bytes arrive: a declared `Content-Length` over `CallContext.maxResponseBytes` is refused
 /// before a body byte is read, and the task is cancelled as soon as the count passes the limit.
 /// The session follows no redirects (the client does, hop by hop) and keeps no cookies and no

@@ -83,7 +83,7 @@ struct EventStreamSocketTests {
     func resume(_ kind: TransportKind) async throws {
         try await withSandbox { sandbox in
             let key = "resume-\(UUID().uuidString.prefix(8))"
-            let options = EventStreamOptions(reconnect: .init(delay: .milliseconds(20)))
+            let options = EventStreamOptions(reconnect: .init(delay: .milliseconds(20), minimumDelay: .milliseconds(20)))
             let events = try await collect(NetworkClient(transport: kind.make()).events(sse(sandbox, ["count": 10, "dropAfter": 3, "key": key, "retry": 30]), options: options))
             #expect(events.map(\.id) == (1...10).map(String.init))
             let stats = try await stats(sandbox, key)
@@ -96,7 +96,7 @@ struct EventStreamSocketTests {
     func normalEnd() async throws {
         try await withSandbox { sandbox in
             let key = "end-\(UUID().uuidString.prefix(8))"
-            let options = EventStreamOptions(reconnect: .init(delay: .milliseconds(10)))
+            let options = EventStreamOptions(reconnect: .init(delay: .milliseconds(10), minimumDelay: .milliseconds(10)))
             #expect(try await collect(NetworkClient().events(sse(sandbox, ["count": 3, "key": key]), options: options)).count == 3)
             var past = sse(sandbox, ["count": 3, "key": key])
             past.headers = ["Last-Event-ID": "3"]
@@ -139,7 +139,7 @@ struct EventStreamSocketTests {
             #expect(ids == ["1", "2"])
             // With reconnect, each silent connection is replaced, resuming after the last id.
             let resumed = try await collect(client.events(sse(sandbox, ["count": 6, "hangAfter": 2, "key": key + "r"]),
-                                                          options: EventStreamOptions(idleTimeout: .milliseconds(1500), reconnect: .init(delay: .milliseconds(10)))))
+                                                          options: EventStreamOptions(idleTimeout: .milliseconds(1500), reconnect: .init(delay: .milliseconds(10), minimumDelay: .milliseconds(10)))))
             #expect(resumed.map(\.id) == ["1", "2", "3", "4", "5", "6"])
         }
     }
