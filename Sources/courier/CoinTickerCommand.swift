@@ -44,7 +44,7 @@ struct CoinTickerCommand: AsyncParsableCommand {
         guard (5...60_000).contains(sandboxInterval), (0...3_600_000).contains(sandboxDropMs) else {
             throw ValidationError("--sandbox-interval must be 5…60000 and --sandbox-drop-ms 0…3600000")
         }
-        guard ping >= 0.05, maxAttempts >= 0 else { throw ValidationError("--ping must be at least 0.05 and --max-attempts at least 0") }
+        guard ping >= 0.05, ping <= 3600, maxAttempts >= 0 else { throw ValidationError("--ping must be 0.05–3600 and --max-attempts at least 0") }
         if !sandbox {
             guard let url = URL(string: baseURL), ["ws", "wss"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
                 throw ValidationError("--base-url must be a ws:// or wss:// URL")

@@ -40,7 +40,9 @@ enum HackerNewsTerminal {
     /// "5 minutes ago", "3 years ago" for Unix `time`, relative to `now`.
     static func age(_ time: Int?, now: Date = Date()) -> String {
         guard let time else { return "" }
-        let seconds = max(0, Int(now.timeIntervalSince1970) - time)
+        // `time` comes from the server: any Int, so the difference must not trap.
+        let (difference, overflow) = Int(now.timeIntervalSince1970).subtractingReportingOverflow(time)
+        let seconds = overflow ? 0 : max(0, difference)
         let (value, unit): (Int, String) = switch seconds {
         case ..<60: (seconds, "second")
         case ..<3600: (seconds / 60, "minute")

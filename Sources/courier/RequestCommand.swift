@@ -27,13 +27,16 @@ struct RequestCommand: AsyncParsableCommand {
             fields first (a cached answer shows its Age).
             Example: courier request GET 'http://127.0.0.1:8080/cache/demo?cc=max-age%3D60' --cache /tmp/cc --include
             Example: courier request POST http://127.0.0.1:8080/echo --data 'a=1' --header 'Content-Type: text/plain'
+            Secrets stay out of `ps` in files: --header @FILE reads header lines ('Authorization: Bearer …') \
+            from FILE, --query name@FILE the value of one query item.
+            Example: courier request GET http://127.0.0.1:8080/echo --header @headers.txt --query serviceKey@key.txt
             """
     )
 
     @Argument(help: "HTTP method: GET, POST, PUT, PATCH, DELETE …") var method: String
     @Argument(help: "The URL (http:// only to loopback unless --allow-insecure).") var url: String
-    @Option(name: .long, help: "A header 'Name: value' (repeatable).") var header: [String] = []
-    @Option(name: .long, help: "A query item name=value, encoded for you (repeatable).") var query: [String] = []
+    @Option(name: .long, help: "A header 'Name: value', or @FILE for the headers in FILE, one a line, as curl -H @FILE (repeatable; a token is safer in a file than in `ps`).") var header: [String] = []
+    @Option(name: .long, help: "A query item name=value, or name@FILE for the value in FILE (one line), encoded for you (repeatable).") var query: [String] = []
     @Option(name: .long, help: "A JSON body.") var json: String?
     @Option(name: .long, help: "Seconds before giving up (default 30); with --stream, seconds of silence.") var timeout: Double = 30
     @Flag(name: .long, help: "Also print the request and response lines and headers (secrets redacted).") var verbose = false
@@ -47,7 +50,7 @@ struct RequestCommand: AsyncParsableCommand {
 
     func run() async throws {
         var headers: [String: String] = [:]
-        for line in header {
+        for line in try Self.headerLines(header) {
             guard let colon = line.firstIndex(of: ":") else { throw ValidationError("--header '\(line)' must look like 'Name: value'") }
             let name = line[..<colon].trimmingCharacters(in: .whitespaces)
             guard HTTPField.Name(name) != nil else { throw ValidationError("--header: '\(name)' is not a valid header name") }
@@ -55,10 +58,14 @@ struct RequestCommand: AsyncParsableCommand {
         }
         var extraQuery: [(String, String)] = []
         for item in query {
-            guard let equals = item.firstIndex(of: "=") else { throw ValidationError("--query '\(item)' must look like name=value") }
-            extraQuery.append((String(item[..<equals]), String(item[item.index(after: equals)...])))
+            // The first of = and @ decides, as in curl's --url-query: email=a@b.example is a value.
+            guard let separator = item.firstIndex(where: { $0 == "=" || $0 == "@" }) else {
+                throw ValidationError("--query '\(item)' must look like name=value or name@FILE")
+            }
+            let name = String(item[..<separator]), rest = String(item[item.index(after: separator)...])
+            extraQuery.append((name, item[separator] == "=" ? rest : try SecretSource.read(rest, option: "--query \(name)@")))
         }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be positive and at most 86400 seconds") }
         guard (1...10).contains(retry) else { throw ValidationError("--retry must be 1…10 attempts") }
         let endpoint: AdHocEndpoint
         do {
@@ -110,6 +117,15 @@ struct RequestCommand: AsyncParsableCommand {
             Terminal.error(redactor.text(error.log()))
             Terminal.error(error.userMessage(in: .preferred))
             throw ExitCode(ExitCodes.code(for: error.family))
+        }
+    }
+
+    /// `--header` values with each `@FILE` replaced by the non-empty lines of FILE.
+    static func headerLines(_ values: [String]) throws -> [String] {
+        try values.flatMap { value throws -> [String] in
+            guard value.hasPrefix("@") else { return [value] }
+            let text = try SecretSource.readText(String(value.dropFirst()), option: "--header @")
+            return text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).map(String.init)
         }
     }
 
