@@ -1,7 +1,9 @@
+@testable import CourierLLM
 import Foundation
 
-// libFuzzer entry for the CourierLLM parser. Built by Fuzz/run-llm-fuzz.sh together with the
-// CourierLLM sources (one module), so internal invariants can be checked directly.
+// libFuzzer entry for the CourierLLM parser. Built by Fuzz/fuzz-common.sh against the CourierLLM
+// module compiled from Sources/CourierLLM (all of it, with `-enable-testing`), so internal
+// invariants can be checked directly. Run with Fuzz/run.sh LLMFuzz SECONDS (or run-llm-fuzz.sh).
 
 private struct FuzzArticle: Decodable {
     let title: String

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// Turns a `culturalEventInfo` body into an answer or a ``SeoulAPIError``, whatever shape it
 /// came in: the wrapped JSON, the bare `{"RESULT":…}` JSON, or the XML the service sends for some
@@ -103,34 +100,32 @@ public enum SeoulAnswerParser {
 extension SeoulAnswerParser.Envelope: Decodable where Row: Decodable {}
 extension SeoulAnswerParser.Wrapped: Decodable where Row: Decodable {}
 
-/// The `CODE` and `MESSAGE` of an XML answer, read with Foundation's XMLParser.
-final class XMLResult: NSObject, XMLParserDelegate {
-    private var code: String?
-    private var message: String?
-    private var element: String?
-    private var text = ""
-
+/// The `CODE` and `MESSAGE` of an XML answer, read by hand.
+///
+/// Not with Foundation's `XMLParser`: fuzzing found that FoundationXML on Linux crashes on
+/// bytes a server could send (`<?x?>` — a segfault in its processing-instruction callback;
+/// `<a \xF9=""/>` — a trap in its start-element callback). The error answer is two elements of
+/// text; reading them needs no parser.
+enum XMLResult {
     static func parse(_ data: Data) -> SeoulResult? {
-        let delegate = XMLResult()
-        let parser = XMLParser(data: data)
-        parser.delegate = delegate
-        guard parser.parse(), let code = delegate.code else { return nil }
-        return SeoulResult(code: code, message: delegate.message ?? "")
+        guard let text = String(data: data, encoding: .utf8), let code = element("CODE", in: text) else { return nil }
+        return SeoulResult(code: code, message: element("MESSAGE", in: text) ?? "")
     }
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
-        element = elementName
-        text = ""
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        text += string
-    }
-
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
-        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if elementName == "CODE", code == nil { code = value }
-        if elementName == "MESSAGE", message == nil { message = value }
-        text = ""
+    /// The text of the first `<name>…</name>` in `text`, entities decoded, trimmed; nil when
+    /// there is none.
+    static func element(_ name: String, in text: String) -> String? {
+        guard let open = text.range(of: "<\(name)>"),
+            let close = text.range(of: "</\(name)>", range: open.upperBound..<text.endIndex)
+        else { return nil }
+        var value = String(text[open.upperBound..<close.lowerBound])
+        if value.hasPrefix("<![CDATA["), value.hasSuffix("]]>") {
+            value = String(value.dropFirst(9).dropLast(3))
+        } else {
+            for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'"), ("&amp;", "&")] {
+                value = value.replacingOccurrences(of: entity, with: character)
+            }
+        }
+        return value.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -99,7 +99,9 @@ enum DiskEntryFormat {
         else { return nil }
         var variants: [(CachedResponse, Body)] = []
         for _ in 0..<count {
-            guard let url = reader.text(), let status = reader.integer(UInt16.self), let reason = reader.text(),
+            // A status outside 100…999 is no HTTP status (and HTTPResponse.Status traps past 999):
+            // a crafted or damaged entry whose checksum happens to hold is a miss, not a crash.
+            guard let url = reader.text(), let status = reader.integer(UInt16.self), (100...999).contains(status), let reason = reader.text(),
                 let requested = reader.integer(UInt64.self), let received = reader.integer(UInt64.self),
                 let fields = reader.pairs(), let vary = reader.pairs(),
                 let kind = reader.integer(UInt8.self), let length = reader.integer(UInt64.self)

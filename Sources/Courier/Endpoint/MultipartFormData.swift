@@ -78,7 +78,7 @@ public struct MultipartFormData: Sendable {
                 head += "Content-Disposition: form-data; name=\"\(Self.quoted(name))\"\r\n\r\n"
             case .data(let name, let fileName, let type, _), .file(let name, let fileName, let type, _):
                 head += "Content-Disposition: form-data; name=\"\(Self.quoted(name))\"; filename=\"\(Self.quoted(fileName))\"\r\n"
-                head += "Content-Type: \(type)\r\n\r\n"
+                head += "Content-Type: \(Self.headerValue(type))\r\n\r\n"
             }
             out.append(.bytes(Array(head.utf8)))
             switch part {
@@ -92,9 +92,26 @@ public struct MultipartFormData: Sendable {
         return out
     }
 
+    /// `text` for a quoted parameter: `"`, CR and LF percent-encoded (the HTML form rule), by
+    /// Unicode scalar — `replacingOccurrences` compares whole characters, and fuzzing found a
+    /// quote or a line break followed by a combining mark slipping through it raw.
     private static func quoted(_ text: String) -> String {
-        text.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A")
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out.append(contentsOf: "%22".unicodeScalars)
+            case "\r": out.append(contentsOf: "%0D".unicodeScalars)
+            case "\n": out.append(contentsOf: "%0A".unicodeScalars)
+            default: out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    /// A part's content type with every control character dropped: a CR LF in it would start a
+    /// header line of the caller's choosing.
+    private static func headerValue(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
     }
 }
 

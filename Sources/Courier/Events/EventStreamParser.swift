@@ -24,6 +24,10 @@ struct EventStreamParser: Sendable {
     private var blockRetry: Int?
     /// The previous chunk ended in CR: a LF at the start of the next one ends nothing.
     private var skipLF = false
+    /// A line or an event passed the limit inside the chunk being scanned: nothing more is handed
+    /// over, and ``feed(_:)`` throws (fuzzing found events over the limit handed over whole when
+    /// they began and ended inside one chunk).
+    private var tooLarge = false
     /// Bytes held back until we know whether the stream starts with a BOM.
     private var head: [UInt8]? = []
 
@@ -48,13 +52,14 @@ struct EventStreamParser: Sendable {
         } else if chunk.withContiguousStorageIfAvailable({ scan($0, into: &events) }) == nil {
             scan(Array(chunk), into: &events)
         }
-        if line.count > limit || data.count > limit { throw .responseTooLarge(limit: limit) }
+        if tooLarge || line.count > limit || data.count > limit { throw .responseTooLarge(limit: limit) }
         return events
     }
 
     /// The stream ended or broke: an unfinished event is discarded (the rules say so); the last
     /// event ID and the reconnection time are kept for a reconnect.
     mutating func discardPending() {
+        tooLarge = false
         line.removeAll(keepingCapacity: true)
         data.removeAll(keepingCapacity: true)
         hasData = false
@@ -103,6 +108,11 @@ struct EventStreamParser: Sendable {
     }
 
     private mutating func processLine<Line: Collection<UInt8>>(_ line: Line, into events: inout [ServerEvent]) {
+        if tooLarge { return }
+        if line.count > limit {
+            tooLarge = true
+            return
+        }
         guard let first = line.first else {
             dispatch(into: &events)
             return
@@ -123,6 +133,7 @@ struct EventStreamParser: Sendable {
             if hasData { data.append(0x0A) }
             data.append(contentsOf: value)
             hasData = true
+            if data.count > limit { tooLarge = true }
         case .event:
             eventType = String(decoding: value, as: UTF8.self)
         case .id:
