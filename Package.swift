@@ -307,7 +307,7 @@ let package = Package(
             path: "Benchmarks/CacheBenchmark",
             swiftSettings: strict
         ),
-        .testTarget(name: "CourierWebSocketTests", dependencies: ["CourierWebSocket", "Courier", "CourierSandbox", "CourierTestSupport", "CourierTesting", .product(name: "WSClient", package: "swift-websocket"), .product(name: "NIOCore", package: "swift-nio")], swiftSettings: strict),
+        .testTarget(name: "CourierWebSocketTests", dependencies: ["CourierWebSocket", "Courier", "CourierSandbox", "CourierTestSupport", "CourierTesting", .product(name: "WSClient", package: "swift-websocket"), .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"), .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"), .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         .executableTarget(
             name: "WebSocketBenchmark",
             dependencies: [

@@ -136,7 +136,9 @@ struct CandidateFinder {
                     result.append(make(value, parser, index, stop, region: (low, high), fence: fence, covers: covers))
                 }
             }
-            index = max(parser.pos, index + 1)
+            // Past a value nested too deep, the scan goes on from where it got too deep: the
+            // levels above were tried once already (trying each again is `maxDepth` times the work).
+            index = max(parser.pos, index + 1, parser.tooDeepAt ?? 0)
         }
     }
 

@@ -25,6 +25,10 @@ struct TolerantParser {
     private var seen: Set<Repair> = []
     private var seenFlags: UInt64 = 0
     var truncated = false
+    /// Where the first container nested past ``maxDepth`` begins, if one was met. The parse
+    /// gives up there; a scan resumes from it (see ``CandidateFinder``), not from inside the
+    /// levels already tried, so input nested without end costs linear time, not `maxDepth` times it.
+    var tooDeepAt: Int?
     var sawOrphans = false
     var objectDepth = 0
     var arrayDepth = 0
@@ -90,7 +94,7 @@ struct TolerantParser {
     }
 
     mutating func parseObject(depth: Int) -> JSONValue? {
-        guard depth <= Self.maxDepth else { return nil }
+        guard depth <= Self.maxDepth else { return refuseTooDeep() }
         pos += 1
         objectDepth += 1
         defer { objectDepth -= 1 }
@@ -175,7 +179,7 @@ struct TolerantParser {
     }
 
     mutating func parseArray(depth: Int) -> JSONValue? {
-        guard depth <= Self.maxDepth else { return nil }
+        guard depth <= Self.maxDepth else { return refuseTooDeep() }
         pos += 1
         arrayDepth += 1
         defer { arrayDepth -= 1 }
@@ -220,6 +224,12 @@ struct TolerantParser {
             }
         }
         return .array(elements)
+    }
+
+    /// A container nested past ``maxDepth``: not read (no recursion without bound), and noted.
+    private mutating func refuseTooDeep() -> JSONValue? {
+        if tooDeepAt == nil { tooDeepAt = pos }
+        return nil
     }
 
     /// Parses an object key: a quoted string or an unquoted identifier.

@@ -4,6 +4,10 @@
 /// that has replies stays as a placeholder — `deleted: true`, no `by`, no `text` — so the
 /// thread keeps its shape; one without replies is left out.
 ///
+/// A tree is at most ``maxDepth`` levels deep: replies nested deeper are cut off, so a hostile
+/// thread can neither make the client fetch without end nor overflow the stack of code that
+/// walks the tree recursively (building it, ``count``, ``depth``, encoding, releasing it).
+///
 /// Encoded as JSON, every field is present (`null` when absent):
 /// `{"id":…,"by":…,"time":…,"text":…,"deleted":false,"comments":[…]}`.
 ///
@@ -43,6 +47,10 @@ public struct CommentNode: Codable, Sendable, Hashable, Identifiable {
         self.comments = comments
     }
 
+    /// The deepest level a comment tree reaches (top-level comments are level 1); replies below
+    /// it are cut off. Real threads end far above it.
+    public static let maxDepth = 256
+
     /// This comment and all its replies, depth first.
     public var count: Int { 1 + comments.reduce(0) { $0 + $1.count } }
 
@@ -68,14 +76,28 @@ public struct CommentNode: Codable, Sendable, Hashable, Identifiable {
 extension CommentNode {
     /// The tree under `ids` from the items fetched so far: unfetched ids are left out; a
     /// deleted or dead item becomes a placeholder when replies remain under it, else is left out.
+    ///
+    /// Bad data cannot make it explode: each item is placed once (its first place, depth first),
+    /// so a reply listed twice or a cycle of replies adds nothing more, and nothing is placed
+    /// below ``maxDepth``, so the recursion stays shallow whatever `items` holds.
     static func tree(_ ids: [Int], items: [Int: Item]) -> [CommentNode] {
-        ids.compactMap { id in
-            guard let item = items[id] else { return nil }
-            let replies = tree(item.kids ?? [], items: items)
+        var placed: Set<Int> = []
+        return tree(ids, items: items, level: 1, placed: &placed)
+    }
+
+    /// ``tree(_:items:)`` for `ids` at `level` (top-level comments are level 1).
+    private static func tree(_ ids: [Int], items: [Int: Item], level: Int, placed: inout Set<Int>) -> [CommentNode] {
+        guard level <= maxDepth else { return [] }
+        var nodes: [CommentNode] = []
+        for id in ids {
+            guard let item = items[id], placed.insert(id).inserted else { continue }
+            let replies = tree(item.kids ?? [], items: items, level: level + 1, placed: &placed)
             if item.isAvailable {
-                return CommentNode(id: id, by: item.by, time: item.time, text: item.plainText, deleted: false, comments: replies)
+                nodes.append(CommentNode(id: id, by: item.by, time: item.time, text: item.plainText, deleted: false, comments: replies))
+            } else if !replies.isEmpty {
+                nodes.append(CommentNode(id: id, by: nil, time: item.time, text: nil, deleted: true, comments: replies))
             }
-            return replies.isEmpty ? nil : CommentNode(id: id, by: nil, time: item.time, text: nil, deleted: true, comments: replies)
         }
+        return nodes
     }
 }

@@ -23,6 +23,10 @@ extension HackerNewsClient {
     /// it is left out, as is a comment whose fetch failed (with its replies). Cancelling the
     /// calling task throws `NetworkError.taskCancelled`.
     ///
+    /// At most ``CommentNode/maxDepth`` levels are fetched: replies nested deeper are cut off
+    /// (not fetched, not in the tree), so a server that answers with an endless chain of replies
+    /// costs at most that many round trips and never a deep recursion.
+    ///
     /// ```swift
     /// let thread = try await hackerNews.comments(of: story) { soFar in print("\(soFar.count) top-level comments") }
     /// ```
@@ -31,6 +35,7 @@ extension HackerNewsClient {
         var fetched: [Int: Item] = [:]
         var seen: Set<Int> = [item.id]
         var level = (item.kids ?? []).filter { seen.insert($0).inserted }
+        var depth = 1
         while !level.isEmpty {
             var arrived: [Int: Item] = [:]
             for await finished in level.mergedResults(limit: maxConcurrent, { id in try await client.item(id: id) }) {
@@ -41,10 +46,13 @@ extension HackerNewsClient {
             for id in level {
                 guard let comment = arrived[id] else { continue }
                 fetched[id] = comment
+                // Past the bound the replies are cut off: the tree could not hold them anyway.
+                guard depth < CommentNode.maxDepth else { continue }
                 // A reply seen before (bad data with a cycle) is not fetched again.
                 next += (comment.kids ?? []).filter { seen.insert($0).inserted }
             }
             level = next
+            depth += 1
             onLevel?(CommentNode.tree(item.kids ?? [], items: fetched))
         }
         return CommentNode.tree(item.kids ?? [], items: fetched)

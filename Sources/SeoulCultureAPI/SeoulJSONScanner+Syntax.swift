@@ -51,11 +51,10 @@ extension SeoulJSONScanner {
             position += 1
             return
         }
-        var keys: [String] = []
+        var keys = SeenKeys()
         while true {
             let key = try string()
-            guard !keys.contains(key) else { throw Mismatch() }
-            keys.append(key)
+            guard keys.insert(key) else { throw Mismatch() }
             try expect(UInt8(ascii: ":"))
             try member(&self, key)
             guard let next = peek() else { throw Mismatch() }
@@ -259,7 +258,11 @@ extension SeoulJSONScanner {
         skipSpace()
         let start = position
         if position < bytes.count, bytes[position] == UInt8(ascii: "-") { position += 1 }
+        let digits = position
         while position < bytes.count, (0x30...0x39).contains(bytes[position]) { position += 1 }
+        // JSON has no leading zeros (`01`): Int(String) would take them, JSONDecoder refuses
+        // them — the scanner must never decide differently (found by fuzzing).
+        if position - digits > 1, bytes[digits] == UInt8(ascii: "0") { throw Mismatch() }
         guard let value = Int(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)) else { throw Mismatch() }
         if position < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[position]) { throw Mismatch() }
         return value

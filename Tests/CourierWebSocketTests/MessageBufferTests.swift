@@ -1,5 +1,6 @@
 import Courier
 @testable import CourierWebSocket
+import Foundation
 import Testing
 
 /// The queue between the socket and the reader, hammered from two tasks: with a small limit
@@ -47,5 +48,47 @@ struct MessageBufferTests {
         #expect(Set(received).count == received.count)
         #expect(received.last == total - 1)
         #expect(received.count + buffer.dropped == total)
+    }
+
+    @Test("the queue is bounded in bytes too: under .suspend a push waits once the bytes are taken, and is let in as they are read", .timeLimit(.minutes(1)))
+    func suspendBoundedInBytes() async throws {
+        let megabyte = 1 << 20
+        let buffer = MessageBuffer(policy: .suspend(limit: 64), byteLimit: 4 * megabyte)
+        let message = WebSocketMessage.binary(Data(count: megabyte))
+        for _ in 0..<4 { #expect(await buffer.push(message)) }
+        let fifth = Task { await buffer.push(.binary(Data([5]) + Data(count: megabyte - 1))) }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(buffer.state.withLock { ($0.count, $0.bytes, $0.producer != nil) } == (4, 4 * megabyte, true))
+        _ = try await buffer.next()
+        #expect(await fifth.value)
+        #expect(buffer.state.withLock { ($0.count, $0.bytes) } == (4, 4 * megabyte))
+        for _ in 0..<3 { _ = try await buffer.next() }
+        #expect(try await buffer.next()?.data.first == 5)
+        #expect(buffer.state.withLock { $0.bytes } == 0)
+    }
+
+    @Test("a message larger than the byte bound is let into an empty queue, and waits for it to empty otherwise", .timeLimit(.minutes(1)))
+    func oversizeMessageWaitsForEmptyQueue() async throws {
+        let buffer = MessageBuffer(policy: .suspend(limit: 64), byteLimit: 100)
+        #expect(await buffer.push(.text("small")))
+        let big = Task { await buffer.push(.binary(Data(count: 1_000))) }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(buffer.state.withLock { $0.producer != nil })
+        #expect(try await buffer.next() == .text("small"))
+        #expect(await big.value)
+        #expect(try await buffer.next()?.data.count == 1_000)
+    }
+
+    @Test(".dropOldest drops as many of the oldest as a big message needs (and no more), and counts them")
+    func dropOldestBoundedInBytes() async throws {
+        let buffer = MessageBuffer(policy: .dropOldest(limit: 100), byteLimit: 10)
+        for text in ["aaa", "bbb", "ccc"] { #expect(await buffer.push(.text(text))) }
+        #expect(await buffer.push(.text("dddddd")))
+        #expect(buffer.dropped == 2)
+        #expect(buffer.state.withLock { ($0.count, $0.bytes) } == (2, 9))
+        buffer.finish(.normal(1000))
+        var left: [String] = []
+        while let message = try await buffer.next() { left.append(message.text ?? "") }
+        #expect(left == ["ccc", "dddddd"])
     }
 }

@@ -3,10 +3,17 @@ import Synchronization
 
 /// The bounded queue between a socket reader (one producer) and the caller reading messages
 /// (one consumer), for a connection and, with its own policy, for a session.
+///
+/// Bounded twice: by the policy's message count and by `byteLimit`, the bytes of the messages
+/// queued — 64 messages of 16 MiB each would otherwise be a gigabyte. A message is always let
+/// into an empty queue, so one larger than `byteLimit` (but within the connection's message
+/// size limit) still arrives; at most one more waits beside the queue, with its producer.
 final class MessageBuffer: Sendable {
     struct State {
         var items: [WebSocketMessage] = []
         var head = 0
+        /// The bytes of the messages queued (from `head` on).
+        var bytes = 0
         var consumer: CheckedContinuation<WebSocketMessage?, any Error>?
         var producer: (CheckedContinuation<Bool, Never>, WebSocketMessage)?
         var ending: ConnectionOutcome?
@@ -25,20 +32,35 @@ final class MessageBuffer: Sendable {
             guard head < items.count else { return nil }
             let first = items[head]
             head += 1
+            bytes -= first.byteCount
             if head > 64, head * 2 > items.count {
                 items.removeFirst(head)
                 head = 0
             }
             return first
         }
+
+        mutating func append(_ message: WebSocketMessage) {
+            items.append(message)
+            bytes += message.byteCount
+        }
+
+        /// Whether `message` may join the queue now: an empty queue takes any message, else
+        /// both the count and the bytes must stay within their limits.
+        func hasRoom(for message: WebSocketMessage, limit: Int, byteLimit: Int) -> Bool {
+            count == 0 || (count < limit && message.byteCount <= byteLimit - bytes)
+        }
     }
 
     let state = Mutex(State())
     private let policy: WebSocketBufferPolicy
+    /// The most bytes of messages queued at once (see the type's note).
+    let byteLimit: Int
     private let terminationHandler = Mutex<(@Sendable () -> Void)?>(nil)
 
-    init(policy: WebSocketBufferPolicy) {
+    init(policy: WebSocketBufferPolicy, byteLimit: Int = .max) {
         self.policy = policy
+        self.byteLimit = max(1, byteLimit)
     }
 
     /// Runs `handler` once when the reader goes away (its task was cancelled).
@@ -71,14 +93,16 @@ final class MessageBuffer: Sendable {
             state.consumer = nil
             return .deliver(consumer)
         }
-        if state.count < policy.limit {
-            state.items.append(message)
+        if state.hasRoom(for: message, limit: policy.limit, byteLimit: byteLimit) {
+            state.append(message)
             return .done(true)
         }
         if case .dropOldest = policy {
-            _ = state.popFirst()
-            state.dropped += 1
-            state.items.append(message)
+            // As many of the oldest as it takes: a big message may push out several small ones.
+            while !state.hasRoom(for: message, limit: policy.limit, byteLimit: byteLimit), state.popFirst() != nil {
+                state.dropped += 1
+            }
+            state.append(message)
             return .done(true)
         }
         // Closing and full: nobody will make room, so the socket's reader stops here and
@@ -176,11 +200,12 @@ final class MessageBuffer: Sendable {
         }
     }
 
-    /// A producer waiting for room gets it: its message is queued and it goes on.
+    /// A producer waiting for room gets it once there is room: its message is queued and it
+    /// goes on. (Called after every take, so it is let in by the time the queue is empty.)
     func admitWaitingProducer(_ state: inout State) {
-        guard let (producer, message) = state.producer else { return }
+        guard let (producer, message) = state.producer, state.hasRoom(for: message, limit: policy.limit, byteLimit: byteLimit) else { return }
         state.producer = nil
-        state.items.append(message)
+        state.append(message)
         producer.resume(returning: true)
     }
 

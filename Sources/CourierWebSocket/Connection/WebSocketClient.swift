@@ -16,6 +16,8 @@ import WSClient
 /// for try await message in connection.messages { … }
 /// ```
 ///
+/// - Plain `ws://` to a host not in `insecureHostsAllowed` (loopback by default) →
+///   `NetworkError/insecureURL(host:)`, before anything is sent.
 /// - A refused connection, DNS or TLS failure → `NetworkError/networkError(_:)`.
 /// - A server that answers the handshake without upgrading → `WebSocketFailure/handshakeRejected(status:)`.
 /// - No handshake within `handshakeTimeout` → `networkError(.timedOut)`; a cancelled task → `NetworkError/taskCancelled`.
@@ -36,6 +38,7 @@ public struct WebSocketClient: Sendable {
         guard let scheme = configuration.url.scheme?.lowercased(), ["ws", "wss", "http", "https"].contains(scheme),
             configuration.url.host != nil
         else { throw .invalidURL }
+        try configuration.checkTransportSecurity()
         let configuration = self.configuration
         let logger = self.logger
         let opening = WebSocketOpening()

@@ -32,9 +32,20 @@ public struct WebSocketConfiguration: Sendable {
     /// How many received messages may wait for the reader; when full, the socket is not read
     /// until the reader takes one (the peer is slowed down; nothing is dropped).
     public var receiveBufferLimit: Int
+    /// How many bytes of received messages may wait for the reader, whatever their number: the
+    /// queue is full at ``receiveBufferLimit`` messages or at this many bytes, whichever comes
+    /// first. One message is always taken, so a message larger than this (up to
+    /// ``maxMessageSize``) still arrives. A ``WebSocketSession`` bounds its buffer by it too.
+    public var receiveBufferBytes: Int
+    /// Hosts that may be reached over plain `ws://` (or `http://`). Loopback (`localhost`,
+    /// `127.0.0.1`, `::1`) and any `*.localhost` name are allowed by default, for development;
+    /// anything else must use `wss://`, or ``WebSocketClient/connect()`` throws
+    /// `NetworkError.insecureURL(host:)` before dialling — as `NetworkClient` does for `http://`.
+    public var insecureHostsAllowed: Set<String>
 
     /// A configuration for `url` with the defaults: 16 MiB messages, 10 s handshake,
-    /// no heartbeat, 5 s close handshake, UTF-8 validated, 64 messages queued for the reader.
+    /// no heartbeat, 5 s close handshake, UTF-8 validated, 64 messages or 16 MiB queued for the
+    /// reader, plain `ws://` to loopback only.
     public init(
         url: URL,
         headers: HTTPFields = [:],
@@ -44,7 +55,9 @@ public struct WebSocketConfiguration: Sendable {
         pingInterval: Duration? = nil,
         closeTimeout: Duration = .seconds(5),
         validatesUTF8: Bool = true,
-        receiveBufferLimit: Int = 64
+        receiveBufferLimit: Int = 64,
+        receiveBufferBytes: Int = 16 << 20,
+        insecureHostsAllowed: Set<String> = NetworkClient.loopbackHosts
     ) {
         self.url = url
         self.headers = headers
@@ -55,6 +68,19 @@ public struct WebSocketConfiguration: Sendable {
         self.closeTimeout = closeTimeout
         self.validatesUTF8 = validatesUTF8
         self.receiveBufferLimit = max(1, receiveBufferLimit)
+        self.receiveBufferBytes = max(1, receiveBufferBytes)
+        self.insecureHostsAllowed = insecureHostsAllowed
+    }
+
+    /// Throws `insecureURL(host:)` when ``url`` is plain `ws://` (or `http://`) to a host that
+    /// is not allowed: neither in ``insecureHostsAllowed`` nor a `*.localhost` name.
+    func checkTransportSecurity() throws(NetworkError) {
+        guard let scheme = url.scheme?.lowercased(), scheme == "ws" || scheme == "http", let host = url.host?.lowercased() else { return }
+        // URL gives an IPv6 host with or without its brackets depending on the platform.
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let allowed = Set(insecureHostsAllowed.map { $0.lowercased() })
+        if allowed.contains(host) || allowed.contains(bare) || allowed.contains("[\(bare)]") || bare.hasSuffix(".localhost") { return }
+        throw .insecureURL(host: bare)
     }
 
     /// The URL with its query's credentials masked, for log lines.

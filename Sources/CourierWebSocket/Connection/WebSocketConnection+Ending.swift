@@ -9,6 +9,14 @@ extension WebSocketConnection {
     /// any), and what the reader and caller did.
     func classify(_ result: Result<WebSocketCloseFrame?, any Error>) -> ConnectionOutcome {
         let byCaller = lifecycle.withLock { $0.closeRequested || $0.cancelledByReader }
+        // A frame over `maxMessageSize` is refused by NIO's frame decoder, whose own error
+        // handler sends close 1009 past WSClient and the close watch. When its error reaches the
+        // socket's stream, that is the only place that knows why the connection ended. (Usually
+        // that handler's close wins the race and the stream just ends: see `oversizeSingleFrame`
+        // in WebSocketLimitsTests.)
+        if !byCaller, let socketError = inbound.socketError, let failure = Self.frameFailure(socketError, limit: configuration.maxMessageSize) {
+            return .failed(failure)
+        }
         if !byCaller, let sent = closeWatch.sent {
             if sent.reason == "Ping timeout", let interval = configuration.pingInterval {
                 return .failed(.webSocketError(.pingTimeout(seconds: interval.seconds)))
@@ -42,8 +50,17 @@ extension WebSocketConnection {
         }
     }
 
-    /// WSClient's own errors in Courier's terms (nil for transport errors).
+    /// NIO's frame decoder's errors in Courier's terms (nil for any other error).
+    static func frameFailure(_ error: any Error, limit: Int) -> NetworkError? {
+        guard let error = error as? NIOWebSocketError else { return nil }
+        if case .invalidFrameLength = error { return .webSocketError(.messageTooLarge(limit: limit)) }
+        // A fragmented or oversized control frame: NIO's handler closes with 1002.
+        return .webSocketError(.protocolViolation(code: 1002))
+    }
+
+    /// WSClient's own errors (and NIO's frame decoder's) in Courier's terms (nil for transport errors).
     static func failure(for error: any Error, limit: Int) -> NetworkError? {
+        if let failure = frameFailure(error, limit: limit) { return failure }
         guard let error = error as? WebSocketClientError else { return nil }
         switch error {
         case .invalidURL: return .invalidURL

@@ -11,7 +11,7 @@ import WSClient
 ///
 /// Made by ``WebSocketClient/connect()``. The socket is read all the time (so pings are answered
 /// and the heartbeat sees pongs even while nobody iterates ``messages``) into a bounded queue
-/// (`receiveBufferLimit` messages); when it is full, reading pauses until the reader catches up
+/// (`receiveBufferLimit` messages or `receiveBufferBytes` bytes); when it is full, reading pauses until the reader catches up
 /// and the peer is slowed down by TCP back-pressure, so a slow reader never makes memory grow.
 /// (``WebSocketSession`` adds a buffer with a choice of policy.) Cancelling the task that
 /// iterates ``messages`` closes the connection with 1000 and ends the iteration with
@@ -40,7 +40,7 @@ public final class WebSocketConnection: Sendable {
         self.configuration = configuration
         self.closeWatch = closeWatch
         self.logger = logger
-        inbound = MessageBuffer(policy: .suspend(limit: configuration.receiveBufferLimit))
+        inbound = MessageBuffer(policy: .suspend(limit: configuration.receiveBufferLimit), byteLimit: configuration.receiveBufferBytes)
         inbound.onTermination { [weak self] in self?.readerCancelled() }
     }
 

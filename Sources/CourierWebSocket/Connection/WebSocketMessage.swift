@@ -15,6 +15,14 @@ public enum WebSocketMessage: Sendable, Equatable {
         }
     }
 
+    /// The message's size in bytes (UTF-8 for text), as receive buffers count it.
+    var byteCount: Int {
+        switch self {
+        case .text(let text): text.utf8.count
+        case .binary(let data): data.count
+        }
+    }
+
     /// The text of a text message, or a binary message's bytes read as UTF-8 (nil if they are not).
     public var text: String? {
         switch self {

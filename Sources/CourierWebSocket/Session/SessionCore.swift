@@ -40,7 +40,7 @@ final class SessionCore: Sendable {
         self.random = random
         self.onConnect = onConnect
         (states, statesContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
-        self.buffer = MessageBuffer(policy: buffer)
+        self.buffer = MessageBuffer(policy: buffer, byteLimit: client.configuration.receiveBufferBytes)
         self.buffer.onTermination { [weak self] in self?.stop() }
     }
 
@@ -100,7 +100,7 @@ final class SessionCore: Sendable {
             }
             if isStopped { return }
             if connectedFor >= policy.resetAfter { attempt = 1 }
-            if failure == .invalidURL || (policy.maxAttempts.map { attempt > $0 } ?? false) {
+            if Self.refusedBeforeDialling(failure) || (policy.maxAttempts.map { attempt > $0 } ?? false) {
                 giveUp(failure)
                 return
             }
@@ -111,6 +111,15 @@ final class SessionCore: Sendable {
                 "websocket reconnecting",
                 metadata: ["attempt": "\(attempt)", "after": "\(delay)", "reason": "\(failure)"])
             do { try await sleep(delay) } catch { return }
+        }
+    }
+
+    /// A URL refused before dialling (malformed, or plain `ws://` to a host not allowed) is
+    /// refused again on every attempt: there is no point re-dialling it.
+    private static func refusedBeforeDialling(_ failure: NetworkError) -> Bool {
+        switch failure {
+        case .invalidURL, .insecureURL: true
+        default: false
         }
     }
 

@@ -25,7 +25,8 @@ public final class WebSocketSession: Sendable {
     /// - Parameters:
     ///   - client: Where to connect (set `pingInterval` in its configuration for a heartbeat).
     ///   - reconnect: Backoff between attempts.
-    ///   - buffer: What happens when messages arrive faster than ``messages`` is read.
+    ///   - buffer: What happens when messages arrive faster than ``messages`` is read (bounded
+    ///     in bytes too, by the client's `receiveBufferBytes`).
     ///   - clock: The clock backoff waits on (a test clock makes attempt times checkable).
     ///   - onConnect: Runs on every new connection before it counts as connected; send the
     ///     subscription here. If it throws, the connection is closed and re-dialled.
