@@ -16,10 +16,14 @@ import UnixSignals
 /// defer { Task { await sandbox.stop() } }
 /// let url = sandbox.baseURL   // http://127.0.0.1:PORT
 /// ```
+///
+/// Requests must name the sandbox in `Host` (127.0.0.1, localhost or [::1], with its port or
+/// none; more names in ``Options/extraHostNames``): any other name is answered 421.
 public struct SandboxServer: Sendable {
     /// What the sandbox serves and where.
     public struct Options: Sendable {
-        /// Interface to bind (loopback by default).
+        /// Interface to bind (loopback by default). Unless it is a wildcard (`0.0.0.0`, `::`), it is
+        /// also a name the sandbox answers to in `Host`.
         public var host: String = "127.0.0.1"
         /// Port; 0 picks a free one.
         public var port: Int = 0
@@ -31,6 +35,17 @@ public struct SandboxServer: Sendable {
         /// in-process clients use too). Give it its own to keep a benchmark's client and server
         /// off each other's threads, as with a remote server.
         public var eventLoopGroup: (any EventLoopGroup)?
+        /// Names the sandbox answers to in a request's `Host` besides 127.0.0.1, localhost, [::1]
+        /// and ``host`` (`courier serve --host-name`): host names or addresses without a port —
+        /// the port must always be the sandbox's. A request for any other name is refused with
+        /// 421, so a web page cannot reach the sandbox through DNS rebinding.
+        ///
+        /// ```swift
+        /// var options = SandboxServer.Options()
+        /// options.host = "0.0.0.0"
+        /// options.extraHostNames = ["devbox.local"]   // http://devbox.local:PORT works
+        /// ```
+        public var extraHostNames: [String] = []
 
         /// Defaults: loopback, ephemeral port, temporary data, quiet.
         public init() {}
@@ -47,9 +62,14 @@ public struct SandboxServer: Sendable {
         self.logger = logger
     }
 
+    /// The names requests may give in `Host`.
+    var hostNames: SandboxHostNames { SandboxHostNames(boundHost: options.host, extra: options.extraHostNames) }
+
     func makeRouter() async throws -> Router<SandboxRequestContext> {
         let router = Router(context: SandboxRequestContext.self)
         if options.logRequests { router.add(middleware: RequestLogMiddleware(logger: logger)) }
+        // Before every route (a router's middleware covers only routes added after it).
+        router.add(middleware: HostCheckMiddleware(names: hostNames))
         EchoRoutes().register(on: router)
         FaultRoutes().register(on: router)
         HostileRoutes().register(on: router)
@@ -136,6 +156,8 @@ public struct SandboxServer: Sendable {
         let sandbox = SandboxServer(options: options, logger: logger)
         let router = try await sandbox.makeRouter()
         let webSocketRouter = Router(context: TickerRequestContext.self)
+        // Upgrades too: the page's script could open a WebSocket. A declined upgrade is answered 400.
+        webSocketRouter.add(middleware: HostCheckMiddleware(names: sandbox.hostNames))
         TickerRoutes(hub: sandbox.ticker).registerWebSocket(on: webSocketRouter)
         return Application(
             router: router,

@@ -14,9 +14,9 @@ struct AlanCommand: AsyncParsableCommand {
         commandName: "alan",
         abstract: "Ask the Alan LLM (ESTsoft): a whole answer or streamed tokens; reset the conversation.",
         discussion: """
-            The key is the client_id query value: --client-id, or $ALAN_CLIENT_ID_<TASK> (e.g. \
-            ALAN_CLIENT_ID_GENERAL, ALAN_CLIENT_ID_COIN_REPORT), then $ALAN_CLIENT_ID. It never appears \
-            in output or logs. --sandbox uses the in-process stand-in (no key needed).
+            The key is the client_id query value: --client-id-file PATH (the file's one line), \
+            --client-id (visible in `ps`), or $ALAN_CLIENT_ID_<TASK> (e.g. ALAN_CLIENT_ID_GENERAL, \
+            ALAN_CLIENT_ID_COIN_REPORT), then $ALAN_CLIENT_ID. It never appears in output or logs. --sandbox uses the in-process stand-in (no key needed).
             Example: courier alan ask "비트코인이 뭐야?" --stream --sandbox
             Example: ALAN_CLIENT_ID=… courier alan reset
             \(ExitCodes.help)

@@ -10,8 +10,10 @@ struct AlanOptions: ParsableArguments {
     var baseURL: String = AlanAPI.defaultBaseURL.absoluteString
     @Flag(name: .long, help: "Start the sandbox in-process and use its Alan stand-in (no network, no key needed).")
     var sandbox = false
-    @Option(name: .long, help: "The client_id for the task this command uses (default: $ALAN_CLIENT_ID_<TASK>, then $ALAN_CLIENT_ID).")
+    @Option(name: .long, help: "The client_id for the task this command uses (visible in `ps`: prefer --client-id-file, or $ALAN_CLIENT_ID_<TASK>, then $ALAN_CLIENT_ID).")
     var clientID: String?
+    @Option(name: .customLong("client-id-file"), help: ArgumentHelp("A file holding the client_id for the task this command uses (one line).", valueName: "path"))
+    var clientIDFile: String?
     @Option(name: .long, help: "The URL length limit in bytes; longer prompts fail before sending.")
     var maxURLLength: Int = AlanClient.defaultMaxURLLength
     @Flag(name: .long, help: "Allow plain http:// to a non-loopback host.")
@@ -30,10 +32,12 @@ struct AlanOptions: ParsableArguments {
         return url
     }
 
-    /// The keys: the environment's, `--client-id` for `task`, and a sandbox key when none is set.
-    func keys(for task: AlanTask) -> AlanClientIDs {
+    /// The keys: the environment's, `--client-id` or `--client-id-file` for `task`, and a sandbox
+    /// key when none is set.
+    func keys(for task: AlanTask) throws -> AlanClientIDs {
         var keys = AlanClientIDs.environment()
-        if let clientID { keys = keys.setting(clientID, for: task) }
+        let given = try SecretSource.resolve(flag: clientID, flagName: "--client-id", file: clientIDFile, fileName: "--client-id-file")
+        if let given { keys = keys.setting(given, for: task) }
         if sandbox, !keys.hasKey(for: task) { keys = keys.setting("sandbox-demo-key", for: task) }
         return keys
     }
@@ -43,6 +47,7 @@ struct AlanOptions: ParsableArguments {
     func withClient(task: AlanTask, settings: AlanSandboxControl.Settings? = nil,
                     _ body: (AlanClient, URL?) async throws -> Void) async throws {
         var root = try rootURL()
+        let keys = try self.keys(for: task)  // before a sandbox starts: a bad --client-id-file ends here
         var running: RunningSandbox?
         if sandbox {
             let started = try await SandboxServer.start()
@@ -52,7 +57,7 @@ struct AlanOptions: ParsableArguments {
         }
         var configuration = NetworkClient.Configuration()
         if allowInsecure, let host = root.host { configuration.insecureHostsAllowed.insert(host.lowercased()) }
-        let alan = AlanClient(baseURL: root, clientIDs: keys(for: task), defaultTask: task, maxURLLength: maxURLLength,
+        let alan = AlanClient(baseURL: root, clientIDs: keys, defaultTask: task, maxURLLength: maxURLLength,
                               configuration: configuration)
         do {
             try await body(alan, running == nil ? nil : root)
@@ -62,7 +67,7 @@ struct AlanOptions: ParsableArguments {
             Terminal.error(error.log(file: "courier", function: "alan"))
             switch error {
             case .invalidAPIKey:
-                Terminal.error("no client_id for the task \(task): pass --client-id, or set \(task.environmentName) or ALAN_CLIENT_ID")
+                Terminal.error("no client_id for the task \(task): set \(task.environmentName) or ALAN_CLIENT_ID, or pass --client-id-file PATH (or --client-id)")
             case .quotaExceeded:
                 Terminal.error("the quota of this client_id is used up (the service answered 401)")
             default:

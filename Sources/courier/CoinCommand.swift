@@ -25,7 +25,7 @@ struct CoinReportCommand: AsyncParsableCommand {
             with --json, it prints one JSON object {"overview": {...}|{"error": {...}}, "weekly": …, "today": …} \
             with the seed DTOs' field names. --timeline prints one line per state change: elapsed ms, section, state.
             The overview is cached for a day in the HTTP disk cache in $XDG_CACHE_HOME/courier/alan (or ~/.cache/…); --no-cache skips it.
-            The key is that of the coin-report task: --client-id, $ALAN_CLIENT_ID_COIN_REPORT or $ALAN_CLIENT_ID.
+            The key is that of the coin-report task: --client-id-file PATH, --client-id (visible in `ps`), $ALAN_CLIENT_ID_COIN_REPORT or $ALAN_CLIENT_ID.
             With --json or --timeline the exit code is 0 when all three succeed, else that of the first failure.
             Example: courier coin report BTC --sandbox
             Example: courier coin report ETH --sandbox --sandbox-latency 600,8000,80   (time to cancel the weekly section)

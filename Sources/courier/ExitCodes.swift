@@ -20,6 +20,7 @@ enum ExitCodes {
         Exit codes: 0 success; 10 transport (refused, timeout, DNS, TLS, redirects); 11 client \
         error answer (4xx); 12 server error answer (5xx); 13 authorization (401, key, quota); \
         14 unusable response (bad JSON, too large, cut off); 15 request not sent (bad URL, \
-        insecure http://, encoding); 16 cancelled; 64 bad usage.
+        insecure http://, encoding); 16 cancelled; 64 bad usage; 130 interrupted (Ctrl-C; \
+        at a password prompt the terminal's echo is put back first).
         """
 }

@@ -15,7 +15,8 @@ struct RaonCommand: AsyncParsableCommand {
         commandName: "raon",
         abstract: "Seoul's cultural programs (Seoul Open Data culturalEventInfo, seed 004).",
         discussion: """
-            Every subcommand needs a key (--key or SEOUL_API_KEY; get one at data.seoul.go.kr), \
+            Every subcommand needs a key (--key-file PATH, SEOUL_API_KEY, or --key, which `ps` shows; \
+            get one at data.seoul.go.kr), \
             or --sandbox to use the built-in stand-in (no key, no network). --base-url is the \
             service root (default http://openapi.seoul.go.kr:8088), under which /{KEY}/json/… follows. \
             The key is never printed. Answers are kept in an HTTP cache ($XDG_CACHE_HOME/courier/raon or \
@@ -30,7 +31,8 @@ struct RaonCommand: AsyncParsableCommand {
 
 /// Options every `courier raon` subcommand takes.
 struct RaonOptions: ParsableArguments {
-    @Option(name: .long, help: "The Seoul Open Data API key (default: $SEOUL_API_KEY).") var key: String?
+    @Option(name: .long, help: "The Seoul Open Data API key (visible in `ps`: prefer --key-file or $SEOUL_API_KEY).") var key: String?
+    @Option(name: .customLong("key-file"), help: ArgumentHelp("A file holding the API key (one line).", valueName: "path")) var keyFile: String?
     @Option(name: .customLong("base-url"), help: "The service root (default http://openapi.seoul.go.kr:8088).") var baseURL: String?
     @Flag(name: .long, help: "Use the sandbox's stand-in of the API, started in-process.") var sandbox = false
     @Option(name: .long, help: "Today, as YYYY-MM-DD (default: today in Seoul).") var today: String?
@@ -50,6 +52,8 @@ struct RaonOptions: ParsableArguments {
     /// into a message on stderr and the exit code of its family.
     func withClient<T>(_ body: (SeoulCultureClient) async throws -> T) async throws -> T {
         let today = try day()
+        // Before a sandbox starts: a bad --key-file ends here.
+        let given = try SecretSource.resolve(flag: key, flagName: "--key", file: keyFile, fileName: "--key-file", environment: ["SEOUL_API_KEY"])
         var running: RunningSandbox?
         let root: URL?
         if sandbox {
@@ -64,10 +68,9 @@ struct RaonOptions: ParsableArguments {
         } else {
             root = nil
         }
-        let environmentKey = ProcessInfo.processInfo.environment["SEOUL_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
-        guard let key = key ?? environmentKey ?? (sandbox ? Self.sandboxKey : nil) else {
+        guard let key = given ?? (sandbox ? Self.sandboxKey : nil) else {
             await running?.stop()
-            throw ValidationError("a key is needed: --key KEY or SEOUL_API_KEY (or --sandbox to try the stand-in)")
+            throw ValidationError("a key is needed: --key-file PATH, SEOUL_API_KEY or --key KEY (or --sandbox to try the stand-in)")
         }
         if caching.offline, sandbox {
             await running?.stop()

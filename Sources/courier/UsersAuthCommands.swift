@@ -63,7 +63,7 @@ struct UsersLoginCommand: AsyncParsableCommand {
 struct UsersLogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logout", abstract: "Forget the saved login for the server.",
-        discussion: "The API has no logout call: the token is deleted here and stays valid on the server until it expires."
+        discussion: "The saved token is deleted here; on the server it stays valid until it expires."
     )
 
     @OptionGroup var options: UsersOptions

@@ -13,8 +13,9 @@ struct UsersCommand: AsyncParsableCommand {
             Works against `courier serve` (default http://127.0.0.1:8080) or any server with the \
             same API (--server). `login` keeps the token in a credentials file only you can read \
             (default $XDG_CONFIG_HOME/courier/credentials.json or ~/.config/courier/credentials.json); \
-            show, update and delete use it. Passwords are read without echo from the terminal, or \
-            from stdin with --password-stdin.
+            show, update and delete use it. Passwords are read without echo from the terminal (Ctrl-C \
+            there puts echo back), or from --password-file PATH, stdin with --password-stdin, or \
+            $COURIER_PASSWORD; --password is visible in `ps`.
             Example: courier users register --username johndoe --name 홍길동 --email hong@example.com --age 25
             \(ExitCodes.help)
             """,

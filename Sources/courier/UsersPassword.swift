@@ -6,24 +6,35 @@ import Glibc
 import Darwin
 #endif
 
-/// Where a password comes from: `--password`, `--password-stdin`, or a prompt without echo.
+/// Where a password comes from: `--password`, `--password-file`, `--password-stdin`,
+/// `$COURIER_PASSWORD`, or a prompt without echo.
 struct UsersPasswordOptions: ParsableArguments {
-    @Option(name: .long, help: "The password (visible in shell history and `ps`; prefer the prompt or --password-stdin).") var password: String?
+    /// The environment variable a password may come from.
+    static let environmentName = "COURIER_PASSWORD"
+
+    @Option(name: .long, help: "The password (visible in shell history and `ps`; prefer the prompt, --password-file, --password-stdin or $COURIER_PASSWORD).") var password: String?
+    @Option(name: .customLong("password-file"), help: ArgumentHelp("Read the password from this file (one line; the line break is dropped).", valueName: "path")) var passwordFile: String?
     @Flag(name: .long, help: "Read the password from the first line of stdin.") var passwordStdin = false
 
     func validate() throws {
-        if password != nil, passwordStdin { throw ValidationError("use either --password or --password-stdin") }
+        guard [password != nil, passwordFile != nil, passwordStdin].filter({ $0 }).count <= 1 else {
+            throw ValidationError("use one of --password, --password-file and --password-stdin")
+        }
     }
 
-    /// The password; prompts (twice when `confirm`) on a terminal with echo off.
-    func read(confirm: Bool) throws -> String {
-        if let password { return password }
+    /// The password: from the option given, else `$COURIER_PASSWORD`, else a prompt on the terminal with
+    /// echo off (twice when `confirm`).
+    func read(confirm: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
         if passwordStdin {
             guard let line = readLine(strippingNewline: true), !line.isEmpty else { throw ValidationError("--password-stdin: stdin had no password") }
             return line
         }
+        if let given = try SecretSource.resolve(flag: password, flagName: "--password", file: passwordFile, fileName: "--password-file",
+                                                environment: [Self.environmentName], from: environment) {
+            return given
+        }
         guard isatty(STDIN_FILENO) == 1 else {
-            throw ValidationError("no password: use --password-stdin (or run in a terminal to be asked)")
+            throw ValidationError("no password: use --password-file, --password-stdin or $\(Self.environmentName) (or run in a terminal to be asked)")
         }
         let first = try Self.prompt("Password: ")
         if confirm, try Self.prompt("Repeat password: ") != first { throw ValidationError("the passwords do not match") }
@@ -33,18 +44,7 @@ struct UsersPasswordOptions: ParsableArguments {
     /// Reads one line from the terminal with echo off; the prompt goes to stderr.
     private static func prompt(_ text: String) throws -> String {
         Terminal.write(text, to: STDERR_FILENO)
-        var saved = termios()
-        let canHide = tcgetattr(STDIN_FILENO, &saved) == 0
-        if canHide {
-            var quiet = saved
-            quiet.c_lflag &= ~tcflag_t(ECHO)
-            _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
-        }
-        defer {
-            if canHide { _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
-            Terminal.write("\n", to: STDERR_FILENO)
-        }
-        guard let line = readLine(strippingNewline: true), !line.isEmpty else { throw ValidationError("no password given") }
+        guard let line = HiddenInput.readLine(), !line.isEmpty else { throw ValidationError("no password given") }
         return line
     }
 }

@@ -45,7 +45,7 @@ struct AccountsErrorAnswerTests {
         await sandbox.finish()
     }
 
-    @Test("400 for bodies over the size limit and for a non-JSON content type")
+    @Test("400 for bodies over the size limit, 415 for a non-JSON content type")
     func bodyLimits() async throws {
         let sandbox = try await AccountsSandbox.start { $0.maxBodyBytes = 1024 }
         let big = registerJSON("bigbody", name: String(repeating: "가", count: 600))
@@ -54,7 +54,7 @@ struct AccountsErrorAnswerTests {
         let login = try await sandbox.raw(.post, "/api/v1/auth/login", json: big)
         #expect(login.status == 400 && login.message?.hasPrefix("body:") == true)
         let form = try await sandbox.raw(.post, "/api/v1/users", json: "username=a", headers: ["Content-Type": "application/x-www-form-urlencoded"])
-        #expect(form.status == 400 && form.message == "Content-Type: application/json이어야 합니다")
+        #expect(form.status == 415 && form.code == "UNSUPPORTED_MEDIA_TYPE" && form.message == "Content-Type: application/json이어야 합니다")
         await sandbox.finish()
     }
 
@@ -79,7 +79,7 @@ struct AccountsErrorAnswerTests {
         #expect(list.status == 405 && list.header("Allow") == "POST" && list.success == false)
         let loginGet = try await sandbox.raw(.get, "/api/v1/auth/login")
         #expect(loginGet.status == 405 && loginGet.header("Allow") == "POST")
-        for path in ["/api/v1/users/1/friends", "/api/v1/auth/logout"] {
+        for path in ["/api/v1/users/1/friends", "/api/v1/auth/unknown"] {
             let unknown = try await sandbox.raw(.post, path, json: "{}")
             #expect(unknown.status == 404 && unknown.code == "NOT_FOUND" && unknown.message == "없는 API 경로입니다")
         }

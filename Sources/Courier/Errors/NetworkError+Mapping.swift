@@ -41,10 +41,16 @@ extension NetworkError {
 
     /// The `URLError` for an error of the platform's default transport stack (SwiftNIO and
     /// AsyncHTTPClient where they are linked), or nil.
-    /// `error` with its code alone: a transport's `URLError` carries the failing URL (and its
-    /// string) in its user info, and a URL may carry a key — a `NetworkError` never does.
+    /// `error` with its code and description alone: a transport's `URLError` carries the failing
+    /// URL (and its string) and underlying errors in its user info, and a URL may carry a key — a
+    /// `NetworkError` never does.
     static func scrubbed(_ error: URLError) -> URLError {
-        error.userInfo.isEmpty ? error : URLError(error.code)
+        let userInfo = error.userInfo
+        guard userInfo.keys.contains(where: { $0 != NSLocalizedDescriptionKey }) else { return error }
+        guard let description = userInfo[NSLocalizedDescriptionKey] as? String, !description.contains("://") else {
+            return URLError(error.code)
+        }
+        return URLError(error.code, userInfo: [NSLocalizedDescriptionKey: description])
     }
 
     private static func platformURLError(for error: any Error) -> URLError? {

@@ -73,6 +73,24 @@ extension AccountStore {
         }
     }
 
+    /// Logout: the active refresh token with `refreshHash` becomes `revoked` (kept, like a rotated
+    /// one, until it expires) and the access token with `accessHash` is deleted, in one
+    /// transaction. The user whose refresh token it was, or nil when it was not an active one.
+    func revoke(refreshHash: String?, accessHash: String?) async throws -> Int? {
+        try await transaction { db in
+            var userID: Int?
+            if let refreshHash {
+                userID = try await db.query(
+                    "UPDATE refresh_tokens SET state = 'revoked' WHERE token_hash = ? AND state = 'active' RETURNING user_id",
+                    [.text(refreshHash)]).first?.column("user_id")?.integer
+            }
+            if let accessHash {
+                _ = try await db.query("DELETE FROM tokens WHERE token_hash = ?", [.text(accessHash)])
+            }
+            return userID
+        }
+    }
+
     /// Inserts an active refresh token inside a transaction, dropping the user's expired ones and
     /// keeping at most ``maxActiveRefreshTokensPerUser`` active and ``maxSpentRefreshTokensPerUser`` spent ones.
     static func storeRefreshToken(in db: SQLiteConnection, hash: String, userID: Int, expiresAt: Date) async throws {

@@ -37,11 +37,8 @@ actor AccountStore {
         quiet.logLevel = max(logger.logLevel, .warning)  // sqlite-nio logs statements at debug
         let connection: SQLiteConnection
         if let file {
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try PrivateDatabaseFile.prepare(file)
             connection = try await SQLiteConnection.open(storage: .file(path: file.path), logger: quiet)
-            // Owner-only: the file holds e-mail addresses and password hashes. SQLite gives its -wal
-            // and -shm files the same mode.
-            try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
         } else {
             connection = try await SQLiteConnection.open(storage: .memory, logger: quiet)
         }

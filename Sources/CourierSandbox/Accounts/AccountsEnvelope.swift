@@ -65,6 +65,19 @@ struct AccountsFailure: Error, Sendable, Equatable {
                                headers: [.allow: list])
     }
 
+    /// A body that is not declared JSON; `Accept-Post`/`Accept-Patch` say what is (RFC 9110 §15.5.16).
+    static func unsupportedMediaType(_ method: HTTPRequest.Method) -> AccountsFailure {
+        let accept: HTTPField.Name? = switch method {
+        case .post: HTTPField.Name("Accept-Post")
+        case .patch: HTTPField.Name("Accept-Patch")
+        default: nil
+        }
+        var headers: HTTPFields = [:]
+        if let accept { headers[accept] = "application/json" }
+        return AccountsFailure(status: .unsupportedMediaType, code: "UNSUPPORTED_MEDIA_TYPE",
+                               message: "Content-Type: application/json이어야 합니다", headers: headers)
+    }
+
     static let internalError = AccountsFailure(status: .internalServerError, code: "INTERNAL_ERROR", message: "서버 내부 오류")
 
     static func tooManyAttempts(retryAfter seconds: Int) -> AccountsFailure {

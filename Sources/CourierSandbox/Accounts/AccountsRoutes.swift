@@ -10,6 +10,7 @@ import Logging
 /// | POST | /api/v1/users | RegisterRequest | UserResponse (201) |
 /// | POST | /api/v1/auth/login | LoginRequest | LoginResponse + `token`, `expiresAt`, `refreshToken`, `refreshExpiresAt` |
 /// | POST | /api/v1/auth/refresh | `{"refreshToken"}` | `userId`, `token`, `expiresAt`, `refreshToken`, `refreshExpiresAt` (a new pair; the presented refresh token stops working) |
+/// | POST | /api/v1/auth/logout | `{"refreshToken"}`, optionally `Authorization: Bearer` | null: the refresh token (and the access token, when sent) stops working |
 /// | GET | /api/v1/users/{id} | — | UserResponse (owner's token) |
 /// | PATCH | /api/v1/users/{id} | UpdateUserRequest | UserResponse (owner's token) |
 /// | DELETE | /api/v1/users/{id} | — | null (owner's token) |
@@ -17,7 +18,8 @@ import Logging
 /// Every answer, errors included, is `{"success","code","message","data"}`. A refresh token is
 /// spent by its first use; presenting it again answers 401 and revokes every refresh token of
 /// its user (access tokens stay valid until they expire). An unknown, expired or malformed
-/// refresh token answers 401.
+/// refresh token answers 401. Every body must be sent as `application/json` (or a `+json` type):
+/// another type, or none, answers 415.
 struct AccountsRoutes: SandboxRouteGroup {
     let dataDirectory: URL?
     let settings: AccountsSettings
@@ -52,6 +54,9 @@ struct AccountsRoutes: SandboxRouteGroup {
         router.post("/api/v1/auth/refresh") { request, context in
             await handlers.respond { () async throws(AccountsFailure) in try await handlers.refresh(request, context: context) }
         }
+        router.post("/api/v1/auth/logout") { request, context in
+            await handlers.respond { () async throws(AccountsFailure) in try await handlers.logout(request, context: context) }
+        }
         router.get("/api/v1/users/:id") { request, context in
             await handlers.respond { () async throws(AccountsFailure) in try await handlers.show(request, context: context) }
         }
@@ -70,6 +75,7 @@ struct AccountsRoutes: SandboxRouteGroup {
         let methods: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete]
         let allowed: [(RouterPath, [HTTPRequest.Method])] = [
             ("/api/v1/users", [.post]), ("/api/v1/auth/login", [.post]), ("/api/v1/auth/refresh", [.post]),
+            ("/api/v1/auth/logout", [.post]),
             ("/api/v1/users/:id", [.get, .patch, .delete]),
         ]
         for (path, allow) in allowed {

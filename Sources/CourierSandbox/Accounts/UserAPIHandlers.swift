@@ -92,6 +92,19 @@ struct UserAPIHandlers: Sendable {
         }
     }
 
+    /// Ends a login: the refresh token in the body is revoked (refreshing with it then answers
+    /// 401), and so is the access token in `Authorization` when one is sent. Answers 200 also for
+    /// a token that is unknown, expired or spent already, as OAuth's revocation does (RFC 7009
+    /// §2.2): either way it no longer works, and the answer tells nobody which tokens exist.
+    func logout(_ request: Request, context: some RequestContext) async throws(AccountsFailure) -> Response {
+        let input = try RefreshInput(try await body(of: request))
+        let refreshHash = LoginTokens.isWellFormed(input.refreshToken) ? LoginTokens.storedHash(of: input.refreshToken) : nil
+        let accessHash = request.headers[.authorization].flatMap(LoginTokens.bearer).map(LoginTokens.storedHash(of:))
+        let userID = try await database { try await store.revoke(refreshHash: refreshHash, accessHash: accessHash) }
+        if let userID { logger.debug("logout", metadata: ["userId": "\(userID)"]) }
+        return AccountsEnvelope<NoData>.response(nil, message: "로그아웃되었습니다")
+    }
+
     func show(_ request: Request, context: some RequestContext) async throws(AccountsFailure) -> Response {
         let user = try await ownedUser(request, context: context)
         return AccountsEnvelope.response(user, message: "조회 성공")
@@ -141,13 +154,12 @@ struct UserAPIHandlers: Sendable {
         }
     }
 
-    /// The request body, at most ``AccountsSettings/maxBodyBytes``.
+    /// The request body, at most ``AccountsSettings/maxBodyBytes``, when it is declared JSON
+    /// (a missing or other `Content-Type` is 415: see ``JSONMediaType``).
     private func body(of request: Request) async throws(AccountsFailure) -> Data {
         let limit = settings.maxBodyBytes
         let tooLarge = AccountsFailure.badRequest("body", "요청 본문이 너무 큽니다 (최대 \(limit)바이트)")
-        if let type = request.headers[.contentType], !type.lowercased().hasPrefix("application/json") {
-            throw .badRequest("Content-Type", "application/json이어야 합니다")
-        }
+        guard JSONMediaType.matches(request.headers[.contentType]) else { throw .unsupportedMediaType(request.method) }
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit { throw tooLarge }
         do {
             var buffer = try await request.body.collect(upTo: limit)

@@ -11,7 +11,7 @@ import NIOCore
 /// |---|---|
 /// | `GET /alan/api/v1/question?content=&client_id=` | `{"action":{"name","speak"},"content"}` |
 /// | `GET /alan/api/v1/question/sse-streaming?content=&client_id=` | `text/event-stream`: `id: <ms>`, `event: response`, data a Python dict: one `action` (`speak`), a `continue` per token, one `complete` with the whole answer |
-/// | `DELETE /alan/api/v1/reset-state` with `{"client_id":…}` | `null`; the client's conversation starts over |
+/// | `DELETE /alan/api/v1/reset-state` with `{"client_id":…}` | `null`; the client's conversation starts over (a body not declared `application/json`: 415) |
 /// | `POST /alan/control?quota=&failNext=&overviewMs=&weeklyMs=&todayMs=&otherMs=&tokenDelayMs=` | sets the per-client quota (default 1000), how many next questions answer 500, the model's time per section, the pause between tokens; answers ``AlanStats`` |
 /// | `GET /alan/stats?client_id=` | ``AlanStats`` (with that client's turns and quota use) |
 /// | `POST /alan/reset` | `204`; forgets clients, counters and settings |
@@ -36,6 +36,9 @@ struct AlanRoutes: SandboxRouteGroup {
         }
         router.delete("/alan/api/v1/reset-state") { request, _ in
             await ledger.countRequest()
+            guard JSONMediaType.matches(request.headers[.contentType]) else {
+                return JSONResponse.make(["detail": "Unsupported Media Type: the body must be application/json"], status: .unsupportedMediaType)
+            }
             var request = request
             let body = try await request.collectBody(upTo: 64 * 1024)
             let object = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any]

@@ -11,8 +11,8 @@ import NIOCore
 /// | Route | What it sends |
 /// |---|---|
 /// | `/hostile/gzip-bomb?mib=…` | `mib` MiB of zeros (4096 by default: 4 GiB) gzip-encoded, compressed as it is sent |
-/// | `/hostile/endless` | a chunked body that never ends |
-/// | `/hostile/declared?bytes=…` | a `Content-Length` of `bytes` (4 GiB by default), then bytes until the client leaves |
+/// | `/hostile/endless?mib=…` | a chunked body that never ends (or ends after `mib` MiB) |
+/// | `/hostile/declared?bytes=…&send=…` | a `Content-Length` of `bytes` (4 GiB by default), then bytes until the client leaves (or `send` bytes, then the connection is cut) |
 /// | `/hostile/headers?count=…&size=…` | `count` extra header fields with `size`-byte values |
 /// | `/hostile/redirect?to=URL&status=302` | a redirect to any `Location`, verbatim (another origin, `file:`, garbage) |
 /// | `/hostile/retry-after?value=…&status=503` | `status` with `Retry-After: value`, verbatim |
@@ -23,20 +23,30 @@ struct HostileRoutes {
             return Response(status: .ok, headers: [.contentType: "application/octet-stream", .contentEncoding: "gzip"],
                             body: Self.gzipBomb(mib: mib))
         }
-        router.get("/hostile/endless") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: ResponseBody { writer in
-                while true { try await writer.write(FaultRoutes.pattern) }
+        router.get("/hostile/endless") { request, _ in
+            // `mib` stops it after that many MiB (tests); without it, it never ends.
+            let chunks = request.uri.queryParameters.get("mib", as: Int.self).map { max(0, $0) * 16 } ?? .max
+            return Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: ResponseBody { writer in
+                var sent = 0
+                while sent < chunks {
+                    try await writer.write(FaultRoutes.pattern)
+                    sent += 1
+                }
+                try await writer.finish(nil)
             })
         }
         router.get("/hostile/declared") { request, _ in
             let declared = max(0, request.uri.queryParameters.get("bytes", as: Int.self) ?? 4 * 1024 * 1024 * 1024)
+            // `send` stops after that many bytes (tests), then cuts the connection: the lie is told.
+            let sent = min(declared, max(0, request.uri.queryParameters.get("send", as: Int.self) ?? declared))
             return Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: ResponseBody(contentLength: declared) { writer in
-                var remaining = declared
+                var remaining = sent
                 while remaining > 0 {
                     let count = min(remaining, FaultRoutes.pattern.readableBytes)
                     try await writer.write(FaultRoutes.pattern.getSlice(at: 0, length: count) ?? ByteBuffer())
                     remaining -= count
                 }
+                if sent < declared { throw SandboxFault.droppedOnPurpose }
                 try await writer.finish(nil)
             })
         }

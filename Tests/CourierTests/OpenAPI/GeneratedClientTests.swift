@@ -31,8 +31,9 @@ struct GeneratedClientTests {
             let helper = BearerTokenSocketTests()
             let login = try await helper.login(sandbox)
             let store = BearerTokenSocketTests.Store(token: BearerToken(String(repeating: "Z", count: 43)), refreshToken: login.refreshToken)
+            // A generated client's calls have no call origin: the token's origin is said explicitly.
             let client = Client(serverURL: sandbox.baseURL, transport: HTTPClientTransport.shared, middlewares: [
-                helper.middleware(sandbox, store), RetryMiddleware(),
+                helper.middleware(sandbox, store, origin: sandbox.baseURL), RetryMiddleware(),
             ])
             let ids = try await withThrowingTaskGroup(of: Int?.self) { group in
                 for _ in 0..<10 { group.addTask { try await client.getUser(path: .init(id: login.userId)).ok.body.json.data?.id } }
