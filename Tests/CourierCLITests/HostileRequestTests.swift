@@ -5,7 +5,7 @@ import Testing
 
 /// `courier request` never ends on a signal, whatever a server sends: each hostile answer ends in
 /// the exit code of the documented table, within its bound.
-@Suite("courier request against a hostile server")
+@Suite("courier request against a hostile server", .serialized)
 struct HostileRequestTests {
     @Test("every hostile route ends with its exit code, never a signal",
           arguments: [

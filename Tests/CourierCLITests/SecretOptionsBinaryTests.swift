@@ -11,7 +11,7 @@ import Darwin
 
 /// The built `courier` taking its secrets from files and the environment, as a script would give
 /// them, against a real sandbox.
-@Suite("courier: secrets from files and the environment, end to end")
+@Suite("courier: secrets from files and the environment, end to end", .serialized)
 struct SecretOptionsBinaryTests {
     /// A scratch folder (its own HOME and XDG folders) for one test, removed afterwards.
     struct Scratch {

