@@ -70,9 +70,19 @@ public actor Accounts {
         try await send(.login(LoginRequest(username: username, password: password)), as: LoginResponse.self).requireData()
     }
 
-    /// Forgets the login here and in the credentials file. (The seed's API has no logout call;
-    /// the token stays valid on the server until it expires.)
-    public func logout() throws(AccountsError) {
+    /// Logs out: asks the server to revoke the refresh token (and the access token sent with it,
+    /// `POST /api/v1/auth/logout`), then forgets the login here and in the credentials file —
+    /// forgotten even when the server cannot be reached (the tokens then stay valid there until
+    /// they expire). The seed's API had no logout call; the sandbox has one.
+    public func logout() async throws(AccountsError) {
+        if let session = holder.session, let refreshToken = session.refreshToken {
+            _ = try? await client.answer(UserAPI.logout(RefreshRequest(refreshToken: refreshToken)))
+        }
+        try forgetLogin()
+    }
+
+    /// Forgets the login here and in the credentials file, without asking the server.
+    private func forgetLogin() throws(AccountsError) {
         holder.session = nil
         try credentials?.save(nil, for: server)
     }
@@ -127,7 +137,7 @@ public actor Accounts {
             try keep(login, username: request.username)
         }
         if case .deleteUser(let id) = call, holder.session?.userId == id {
-            try logout()
+            try forgetLogin()  // the account and its tokens are gone on the server already
         }
         return Reply(statusCode: status, code: wrapped.code, message: wrapped.message, data: wrapped.data)
     }

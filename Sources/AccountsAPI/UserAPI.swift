@@ -28,6 +28,9 @@ public enum UserAPI: Endpoint, Equatable {
     /// `POST /api/v1/auth/refresh` → `APIResponse<LoginResponse>`: a new token and refresh token
     /// (the presented refresh token stops working).
     case refresh(RefreshRequest)
+    /// `POST /api/v1/auth/logout` → `APIResponse<EmptyResponse>`: the refresh token (and the
+    /// access token sent with it) stop working.
+    case logout(RefreshRequest)
 
     /// Where `courier serve` listens by default: `http://127.0.0.1:8080`.
     public static let defaultServer: URL = URL(string: "http://127.0.0.1:8080") ?? URL(fileURLWithPath: "/")
@@ -40,13 +43,14 @@ public enum UserAPI: Endpoint, Equatable {
         case .register: "/api/v1/users"
         case .login: "/api/v1/auth/login"
         case .refresh: "/api/v1/auth/refresh"
+        case .logout: "/api/v1/auth/logout"
         case .getUser(let id), .updateUser(let id, _), .deleteUser(let id): "/api/v1/users/\(id)"
         }
     }
 
     public var method: HTTPMethod {
         switch self {
-        case .register, .login, .refresh: .post
+        case .register, .login, .refresh, .logout: .post
         case .getUser: .get
         case .updateUser: .patch
         case .deleteUser: .delete
@@ -58,7 +62,7 @@ public enum UserAPI: Endpoint, Equatable {
         case .register(let request): .requestJSONEncodable(request)
         case .login(let request): .requestJSONEncodable(request)
         case .updateUser(_, let request): .requestJSONEncodable(request)
-        case .refresh(let request): .requestJSONEncodable(request)
+        case .refresh(let request), .logout(let request): .requestJSONEncodable(request)
         case .getUser, .deleteUser: .requestPlain
         }
     }
@@ -70,7 +74,7 @@ public enum UserAPI: Endpoint, Equatable {
         switch self {
         case .register(let request): [request.password]
         case .login(let request): [request.password]
-        case .refresh(let request): [request.refreshToken]
+        case .refresh(let request), .logout(let request): [request.refreshToken]
         default: []
         }
     }
@@ -82,7 +86,7 @@ public enum UserAPI: Endpoint, Equatable {
     public var traits: CallTraits {
         switch self {
         case .register, .login, .refresh: CallTraits(authorization: .none)
-        case .getUser, .updateUser, .deleteUser: CallTraits(authorization: .bearer)
+        case .getUser, .updateUser, .deleteUser, .logout: CallTraits(authorization: .bearer)
         }
     }
 

@@ -59,7 +59,17 @@ public actor FavouritesStore {
     private func prepare() async throws {
         // First, so every later statement waits for a concurrent writer instead of failing with SQLITE_BUSY.
         _ = try await connection.query("PRAGMA busy_timeout = 15000")
-        _ = try await connection.query("PRAGMA journal_mode = WAL")
+        // Switching a new file to WAL takes a lock the busy timeout does not always wait for: two
+        // processes opening a new store at once saw "database is locked" here (a whole-suite run
+        // on 2 cores). A few short retries; a real failure still surfaces.
+        for attempt in 1...20 {
+            do {
+                _ = try await connection.query("PRAGMA journal_mode = WAL")
+                break
+            } catch where attempt < 20 && String(describing: error).contains("locked") {
+                try await Task.sleep(for: .milliseconds(50 * attempt))
+            }
+        }
         _ = try await connection.query("""
             CREATE TABLE IF NOT EXISTS favourites (
                 id TEXT PRIMARY KEY,

@@ -96,7 +96,7 @@ enum DemoLines {
             return " " + json(request)
         case .updateUser(_, let request):
             return " " + json(request)
-        case .refresh:
+        case .refresh, .logout:
             return " " + json(["refreshToken": mask])
         case .getUser, .deleteUser:
             return ""

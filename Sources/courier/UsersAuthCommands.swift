@@ -62,8 +62,8 @@ struct UsersLoginCommand: AsyncParsableCommand {
 /// `courier users logout`.
 struct UsersLogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "logout", abstract: "Forget the saved login for the server.",
-        discussion: "The saved token is deleted here; on the server it stays valid until it expires."
+        commandName: "logout", abstract: "Log out: revoke the login on the server and forget it here.",
+        discussion: "The server is asked to revoke the refresh token (and the access token); the saved login is deleted here even when the server cannot be reached."
     )
 
     @OptionGroup var options: UsersOptions
