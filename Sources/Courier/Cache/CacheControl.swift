@@ -50,7 +50,7 @@ public struct CacheControl: Sendable, Equatable {
     public func seconds(_ name: String, invalid: Double? = nil) -> Double? {
         guard let entry = directives[name] else { return nil }
         guard let text = entry, !text.isEmpty, text.allSatisfy(\.isASCIIDigitCharacter) else { return invalid }
-        return Double(text.count > 10 ? "2147483648" : text).map { min($0, 2_147_483_648) } ?? invalid
+        return WireNumber.deltaSeconds(text).map(Double.init) ?? invalid
     }
 
     /// `max-age`: an invalid value makes the response stale (0).

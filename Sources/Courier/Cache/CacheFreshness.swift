@@ -54,6 +54,6 @@ struct CacheFreshness: Sendable {
     static func parseAge(_ text: String) -> Double? {
         let first = text.split(separator: ",", omittingEmptySubsequences: false).first?.trimmingCharacters(in: .whitespaces) ?? ""
         guard !first.isEmpty, first.allSatisfy(\.isASCIIDigitCharacter) else { return nil }
-        return first.count > 10 ? 2_147_483_648 : Double(first).map { min($0, 2_147_483_648) }
+        return WireNumber.deltaSeconds(first).map(Double.init)
     }
 }

@@ -122,17 +122,8 @@ public struct BearerTokenMiddleware: ClientMiddleware {
         return request
     }
 
-    /// Same scheme, host and port.
+    /// Same scheme, host and port (the rule redirects use too).
     static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
-        a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
-            && (a.port ?? defaultPort(a)) == (b.port ?? defaultPort(b))
-    }
-
-    private static func defaultPort(_ url: URL) -> Int? {
-        switch url.scheme?.lowercased() {
-        case "http": 80
-        case "https": 443
-        default: nil
-        }
+        RedirectHop.origin(of: a) == RedirectHop.origin(of: b)
     }
 }
