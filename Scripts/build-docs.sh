@@ -20,7 +20,7 @@ echo "documenting $(( ${#targets[@]} / 2 )) modules: $(printf '%s ' "${targets[@
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 rm -rf "$out"
-if ! swift package --allow-writing-to-directory "$out" generate-documentation \
+if ! swift package --enable-all-traits --allow-writing-to-directory "$out" generate-documentation \
     "${targets[@]}" --enable-experimental-combined-documentation \
     --transform-for-static-hosting --output-path "$out" >"$log" 2>&1; then
   cat "$log" >&2

@@ -1,4 +1,5 @@
 import CourierLLM
+import CourierLLMAdapter
 
 /// The data of one `event: response` frame of the Alan stream, e.g.
 /// `{'type': 'continue', 'data': {'content': '안'}}` — a Python dict literal, decoded through

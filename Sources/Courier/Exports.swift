@@ -1,8 +1,6 @@
-// What `import Courier` brings along: the contracts shared with transports (`CallContext`,
-// `CallTraits`, the transport capability protocols), and — where it is the default transport
-// (Linux, Windows, Android) — Courier's AsyncHTTPClient transport. On Apple platforms Courier
-// does not link AsyncHTTPClient or SwiftNIO; add the `CourierAsyncHTTPClient` product to use it there.
+// What `import Courier` brings along on every platform: the contracts shared with transports
+// (`CallContext`, `CallTraits`, the transport capability protocols). The default transport is
+// chosen inside Courier (AsyncHTTPClient on Linux, Windows and Android; URLSession on Apple
+// platforms) and is not re-exported: import `CourierAsyncHTTPClient` by name to use
+// `HTTPClientTransport` itself, on any platform.
 @_exported import CourierTransportCore
-#if COURIER_ASYNC_HTTP_CLIENT
-@_exported import CourierAsyncHTTPClient
-#endif

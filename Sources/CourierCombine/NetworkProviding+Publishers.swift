@@ -1,3 +1,4 @@
+#if Combine  // the `Combine` trait: Package.swift
 import Courier
 import Foundation
 #if canImport(Combine)
@@ -85,3 +86,4 @@ extension Publishers {
             .eraseToAnyPublisher()
     }
 }
+#endif  // Combine

@@ -1,3 +1,4 @@
+#if Combine  // the `Combine` trait: Package.swift
 import Courier
 import Foundation
 #if canImport(Combine)
@@ -106,3 +107,4 @@ final class NetworkTaskSubscription<Output: Sendable>: Subscription, @unchecked 
         }
     }
 }
+#endif  // Combine

@@ -1,6 +1,9 @@
 import Courier
 import CourierConcurrency
 import Foundation
+#if canImport(CourierAsyncHTTPClient)
+import CourierAsyncHTTPClient
+#endif
 
 /// The seed's Hacker News client in async/await: `story(id:)`, `mergedStories(ids:)`,
 /// `stories(list:)`, plus the comment tree of an item and users.
@@ -50,11 +53,13 @@ public struct HackerNewsClient: Sendable {
     public init(baseURL: URL, maxStories: Int = 500, maxConcurrent: Int = 16, configuration: NetworkClient.Configuration = .init()) {
         var configuration = configuration
         configuration.baseURL = baseURL
+        #if canImport(CourierAsyncHTTPClient)
         if maxConcurrent > HTTPClientTransport.Settings().connectionsPerHost, configuration.transport is HTTPClientTransport {
             var settings = HTTPClientTransport.Settings()
             settings.connectionsPerHost = maxConcurrent
             configuration.transport = HTTPClientTransport(settings: settings)
         }
+        #endif
         self.init(network: NetworkClient(configuration: configuration), maxStories: maxStories, maxConcurrent: maxConcurrent)
     }
 

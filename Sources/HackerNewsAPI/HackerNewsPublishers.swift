@@ -1,3 +1,4 @@
+#if Combine  // the `Combine` trait: Package.swift
 import Courier
 import CourierCombine
 import Foundation
@@ -94,3 +95,4 @@ extension HackerNewsClient {
     /// ```
     public var publishers: HackerNewsPublishers { HackerNewsPublishers(client: self) }
 }
+#endif  // Combine

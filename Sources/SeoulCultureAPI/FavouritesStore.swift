@@ -1,3 +1,4 @@
+#if SQLite  // the `SQLite` trait: Package.swift
 import Foundation
 import Logging
 import NIOPosix
@@ -134,3 +135,4 @@ public actor FavouritesStore {
         try await connection.close()
     }
 }
+#endif  // SQLite

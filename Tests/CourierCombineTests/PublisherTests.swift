@@ -1,3 +1,4 @@
+#if Combine  // the `Combine` trait: Package.swift
 import Courier
 import CourierTestSupport
 import CourierCombine
@@ -135,3 +136,4 @@ struct MergeManyTests {
         }
     }
 }
+#endif  // Combine

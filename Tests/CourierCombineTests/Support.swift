@@ -1,3 +1,4 @@
+#if Combine  // the `Combine` trait: Package.swift
 import Courier
 import Foundation
 import Synchronization
@@ -70,3 +71,4 @@ final class PatientSubscriber<Input: Sendable>: Subscriber, @unchecked Sendable 
         subscription?.request(demand)
     }
 }
+#endif  // Combine

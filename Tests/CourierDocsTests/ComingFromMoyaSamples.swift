@@ -1,3 +1,4 @@
+#if Combine  // the `Combine` trait: Package.swift
 // Mirrors: Sources/Courier/Courier.docc/Articles/coming-from-moya-or-alamofire.md
 //
 // The article's code, line for line (DocsSyncTests checks that every sample is here). Compiled
@@ -69,3 +70,4 @@ enum ComingFromMoyaArticle {
             .store(in: &subscriptions)
     }
 }
+#endif  // Combine

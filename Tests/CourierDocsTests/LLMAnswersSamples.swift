@@ -5,6 +5,7 @@
 
 import Courier
 import CourierLLM
+import CourierLLMAdapter
 import Foundation
 
 struct CoinWeekly: Decodable, Sendable {

@@ -1,3 +1,4 @@
+#if WebSocket  // the `WebSocket` trait: Package.swift
 // Mirrors: README.md
 // Mirrors: Sources/CourierWebSocket/CourierWebSocket.docc/CourierWebSocket.md
 //
@@ -50,3 +51,4 @@ struct WebSocketReadmeSampleTests {
         await sandbox.stop()
     }
 }
+#endif  // WebSocket

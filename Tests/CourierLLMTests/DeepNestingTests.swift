@@ -2,6 +2,7 @@ import Courier
 import Foundation
 import Testing
 @testable import CourierLLM
+import CourierLLMAdapter
 
 /// A recursive type: the shape recorder and the decoders meet it at every depth.
 private struct Tree: Decodable, Equatable {

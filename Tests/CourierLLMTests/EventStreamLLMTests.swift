@@ -1,5 +1,6 @@
 import Courier
 import CourierLLM
+import CourierLLMAdapter
 import CourierSandbox
 import CourierTestSupport
 import Foundation

@@ -1,5 +1,6 @@
 import Courier
 import CourierLLM
+import CourierLLMAdapter
 import CourierTestSupport
 import CourierSandbox
 import Foundation

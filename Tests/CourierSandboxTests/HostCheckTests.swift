@@ -14,21 +14,12 @@ import Darwin
 /// resolves to 127.0.0.1 still sends its own name).
 @Suite("Sandbox: only its own names in Host")
 struct HostCheckTests {
-    /// The status and body of `GET path` with `Host: host`, over a connection of its own.
-    static func get(_ path: String, host: String, port: Int) async throws -> (status: Int, text: String) {
-        let connection = try SandboxStopTests.RawConnection(port: port)
-        connection.send("GET \(path) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n")
-        let answer = await connection.read()
-        let status = answer.text.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) } ?? 0
-        return (status, answer.text)
-    }
-
     @Test("127.0.0.1, localhost and [::1] — with the sandbox's port or none, in any case — are answered")
     func ownNames() async throws {
         try await withSandbox { sandbox in
             let port = sandbox.port
             for host in ["127.0.0.1:\(port)", "127.0.0.1", "localhost:\(port)", "localhost", "LocalHost:\(port)", "[::1]:\(port)", "[::1]"] {
-                let answer = try await Self.get("/json", host: host, port: port)
+                let answer = try await LoopbackConnection.get("/json", host: host, port: port)
                 #expect(answer.status == 200, "Host: \(host) → \(answer.text)")
             }
         }
@@ -41,12 +32,12 @@ struct HostCheckTests {
             let refused = ["evil.example:\(port)", "evil.example", "127.0.0.1:\(port + 1 > 65535 ? 1 : port + 1)", "localhost:80",
                            "127.0.0.2:\(port)", "user@127.0.0.1:\(port)", "127.0.0.1:", "127.0.0.1:abc", "[::1", "localhost.:\(port)"]
             for host in refused {
-                let answer = try await Self.get("/json", host: host, port: port)
+                let answer = try await LoopbackConnection.get("/json", host: host, port: port)
                 #expect(answer.status == 421, "Host: \(host) → \(answer.text)")
             }
             // The User API and a route that does not exist are behind the same check.
             for path in ["/api/v1/users/1", "/no/such/route", "/probe/stats"] {
-                let answer = try await Self.get(path, host: "rebound.example:\(port)", port: port)
+                let answer = try await LoopbackConnection.get(path, host: "rebound.example:\(port)", port: port)
                 #expect(answer.status == 421, "\(path) → \(answer.text)")
             }
             let answer = try await sandbox.send(.GET, "/json", headers: [("Host", "evil.example:\(port)")])
@@ -77,11 +68,11 @@ struct HostCheckTests {
         defer { Task { await sandbox.stop() } }
         let port = sandbox.port
         for host in ["devbox.local:\(port)", "devbox.local", "192.168.7.7:\(port)", "[fe80::1]:\(port)", "127.0.0.1:\(port)"] {
-            let answer = try await Self.get("/json", host: host, port: port)
+            let answer = try await LoopbackConnection.get("/json", host: host, port: port)
             #expect(answer.status == 200, "Host: \(host)")
         }
         for host in ["devbox.local:\(port == 1 ? 2 : 1)", "other.local:\(port)"] {
-            let answer = try await Self.get("/json", host: host, port: port)
+            let answer = try await LoopbackConnection.get("/json", host: host, port: port)
             #expect(answer.status == 421, "Host: \(host)")
         }
     }
@@ -89,11 +80,11 @@ struct HostCheckTests {
     @Test("no Host, or two: 400 (RFC 9112 §3.2)")
     func missingOrDoubleHost() async throws {
         try await withSandbox { sandbox in
-            let none = try SandboxStopTests.RawConnection(port: sandbox.port)
+            let none = try LoopbackConnection(port: sandbox.port)
             none.send("GET /json HTTP/1.0\r\n\r\n")
             let missing = await none.read { $0.contains("exactly one Host") }
             #expect(missing.text.hasPrefix("HTTP/1.1 400") && missing.text.contains("exactly one Host"), "\(missing.text)")
-            let two = try SandboxStopTests.RawConnection(port: sandbox.port)
+            let two = try LoopbackConnection(port: sandbox.port)
             two.send("GET /json HTTP/1.1\r\nHost: 127.0.0.1:\(sandbox.port)\r\nHost: evil.example\r\nConnection: close\r\n\r\n")
             let answer = await two.read { $0.contains("exactly one Host") }
             #expect(answer.text.hasPrefix("HTTP/1.1 400"), "\(answer.text)")
@@ -107,11 +98,11 @@ struct HostCheckTests {
                 "GET /ws/echo HTTP/1.1\r\nHost: \(host)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                     + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
             }
-            let evil = try SandboxStopTests.RawConnection(port: sandbox.port)
+            let evil = try LoopbackConnection(port: sandbox.port)
             evil.send(upgrade("evil.example:\(sandbox.port)"))
             let refused = await evil.read { $0.contains("\r\n\r\n") }
             #expect(refused.text.hasPrefix("HTTP/1.1 400"), "\(refused.text)")
-            let own = try SandboxStopTests.RawConnection(port: sandbox.port)
+            let own = try LoopbackConnection(port: sandbox.port)
             own.send(upgrade("127.0.0.1:\(sandbox.port)"))
             let upgraded = await own.read { $0.contains("\r\n\r\n") }
             #expect(upgraded.text.hasPrefix("HTTP/1.1 101"), "\(upgraded.text)")

@@ -191,13 +191,14 @@ public final class ChildProcess: Sendable {
         #endif
     }
 
-    /// The built `courier` binary: beside this test bundle, or in the package's `.build/debug`.
+    /// The built `courier` binary: beside this test bundle (the apps package's tests), or in
+    /// `Apps/.build/debug`.
     public static func courierBinary(sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
         let testBundleDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let candidates = [testBundleDirectory.appendingPathComponent("courier"), packageRoot.appendingPathComponent(".build/debug/courier")]
+        let candidates = [testBundleDirectory.appendingPathComponent("courier"), packageRoot.appendingPathComponent("Apps/.build/debug/courier")]
         let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-        return try #require(found, "the courier binary is not built (looked in \(candidates.map(\.path))): run `swift build` first",
+        return try #require(found, "the courier binary is not built (looked in \(candidates.map(\.path))): run `swift build --package-path Apps` first",
                             sourceLocation: sourceLocation)
     }
 

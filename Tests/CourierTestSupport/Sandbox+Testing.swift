@@ -1,4 +1,5 @@
 import Courier
+import CourierAsyncHTTPClient
 import CourierSandbox
 import Foundation
 import HTTPTypes

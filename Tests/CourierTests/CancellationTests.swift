@@ -1,4 +1,5 @@
 import Courier
+import CourierAsyncHTTPClient
 import CourierTestSupport
 import CourierSandbox
 import Foundation

@@ -1,3 +1,4 @@
+#if WebSocket  // the `WebSocket` trait: Package.swift
 import Courier
 @testable import CourierWebSocket
 import Foundation
@@ -92,3 +93,4 @@ struct MessageBufferTests {
         #expect(left == ["ccc", "dddddd"])
     }
 }
+#endif  // WebSocket

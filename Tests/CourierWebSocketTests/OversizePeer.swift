@@ -1,3 +1,4 @@
+#if WebSocket  // the `WebSocket` trait: Package.swift
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
@@ -126,3 +127,4 @@ func withOversizePeer<T>(_ body: (OversizePeer) async throws -> T) async throws 
         throw error
     }
 }
+#endif  // WebSocket

@@ -1,3 +1,4 @@
+#if WebSocket  // the `WebSocket` trait: Package.swift
 import Courier
 import CourierSandbox
 import CourierTestSupport
@@ -77,3 +78,4 @@ struct ReconnectPolicyTests {
         #expect(policy.delayRange(attempt: 3) == .milliseconds(300) ... .milliseconds(400))
     }
 }
+#endif  // WebSocket

@@ -1,3 +1,4 @@
+#if WebSocket  // the `WebSocket` trait: Package.swift
 import Courier
 import CourierSandbox
 import CourierTestSupport
@@ -170,3 +171,4 @@ struct WebSocketConnectionTests {
         }
     }
 }
+#endif  // WebSocket

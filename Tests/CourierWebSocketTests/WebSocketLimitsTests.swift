@@ -1,3 +1,4 @@
+#if WebSocket  // the `WebSocket` trait: Package.swift
 import Courier
 import CourierTestSupport
 @testable import CourierWebSocket
@@ -153,3 +154,4 @@ struct WebSocketLimitsTests {
         #expect(session.state == .closed(.insecureURL(host: "example.com")))
     }
 }
+#endif  // WebSocket

@@ -1,3 +1,4 @@
+#if WebSocket  // the `WebSocket` trait: Package.swift
 import Courier
 import CourierSandbox
 import CourierTestSupport
@@ -191,3 +192,4 @@ struct WebSocketSessionTests {
         }
     }
 }
+#endif  // WebSocket

@@ -1,3 +1,4 @@
+#if WebSocket  // the `WebSocket` trait: Package.swift
 import Courier
 import CourierSandbox
 import CourierTestSupport
@@ -108,3 +109,4 @@ final class StateLog: Sendable {
         states.compactMap { if case .reconnecting(_, _, let reason) = $0 { reason } else { nil } }
     }
 }
+#endif  // WebSocket

@@ -1,3 +1,4 @@
+#if Combine  // the `Combine` trait: Package.swift
 import Courier
 import CourierSandbox
 import CourierTestSupport
@@ -75,3 +76,4 @@ struct PublisherTests {
         }
     }
 }
+#endif  // Combine

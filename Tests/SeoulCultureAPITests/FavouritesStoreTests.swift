@@ -1,3 +1,4 @@
+#if SQLite  // the `SQLite` trait: Package.swift
 import CourierSandbox
 import CourierTestSupport
 import Foundation
@@ -88,3 +89,4 @@ extension SeoulSuite {
         }
     }
 }
+#endif  // SQLite

@@ -1,6 +1,9 @@
 import Foundation
 import Logging
 import OpenAPIRuntime
+#if COURIER_ASYNC_HTTP_CLIENT
+import CourierAsyncHTTPClient
+#endif
 
 extension NetworkClient {
     /// Everything a ``NetworkClient`` can be told; every field has a sensible default.

@@ -2,6 +2,9 @@ import Foundation
 import OpenAPIRuntime
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+#if COURIER_ASYNC_HTTP_CLIENT
+import CourierAsyncHTTPClient
+#endif
 #endif
 
 extension NetworkError {

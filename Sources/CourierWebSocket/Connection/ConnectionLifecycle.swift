@@ -1,3 +1,4 @@
+#if WebSocket  // the `WebSocket` trait: Package.swift
 import Courier
 
 /// How a connection ended, as its readers and `close` see it.
@@ -16,3 +17,4 @@ struct ConnectionLifecycle {
     var outcomeWaiters: [CheckedContinuation<ConnectionOutcome, Never>] = []
     var runTask: Task<Void, Never>?
 }
+#endif  // WebSocket

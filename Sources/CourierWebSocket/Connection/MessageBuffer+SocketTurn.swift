@@ -1,3 +1,4 @@
+#if WebSocket  // the `WebSocket` trait: Package.swift
 import Courier
 import Synchronization
 import WSClient
@@ -85,3 +86,4 @@ extension MessageBuffer {
         state.withLock { $0.closing = true }
     }
 }
+#endif  // WebSocket

@@ -1,3 +1,4 @@
+#if WebSocket  // the `WebSocket` trait: Package.swift
 import Courier
 import Synchronization
 
@@ -222,3 +223,4 @@ final class MessageBuffer: Sendable {
         if first { terminationHandler.withLock { $0 }?() }
     }
 }
+#endif  // WebSocket

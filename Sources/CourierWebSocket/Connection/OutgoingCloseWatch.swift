@@ -1,3 +1,4 @@
+#if WebSocket  // the `WebSocket` trait: Package.swift
 import NIOCore
 import NIOWebSocket
 import Synchronization
@@ -41,3 +42,4 @@ final class OutgoingCloseWatch: Sendable {
         func shutdown() async {}
     }
 }
+#endif  // WebSocket

@@ -1,3 +1,4 @@
+#if WebSocket  // the `WebSocket` trait: Package.swift
 import Courier
 import Foundation
 import HTTPTypes
@@ -163,3 +164,4 @@ final class WebSocketOpening: Sendable {
         return won
     }
 }
+#endif  // WebSocket

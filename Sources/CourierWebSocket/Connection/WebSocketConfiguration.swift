@@ -1,3 +1,4 @@
+#if WebSocket  // the `WebSocket` trait: Package.swift
 import Foundation
 import Courier
 import HTTPTypes
@@ -88,3 +89,4 @@ public struct WebSocketConfiguration: Sendable {
         Redactor().url(url.absoluteString)
     }
 }
+#endif  // WebSocket

@@ -1,3 +1,4 @@
+#if WebSocket  // the `WebSocket` trait: Package.swift
 import Courier
 import Foundation
 import NIOCore
@@ -81,3 +82,4 @@ extension WebSocketConnection {
         }
     }
 }
+#endif  // WebSocket

@@ -1,3 +1,4 @@
+#if WebSocket  // the `WebSocket` trait: Package.swift
 import Courier
 import Foundation
 import Logging
@@ -222,3 +223,4 @@ public final class WebSocketConnection: Sendable {
         }
     }
 }
+#endif  // WebSocket

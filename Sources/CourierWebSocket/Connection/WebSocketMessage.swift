@@ -1,3 +1,4 @@
+#if WebSocket  // the `WebSocket` trait: Package.swift
 import Foundation
 
 /// One whole WebSocket message (fragments already joined).
@@ -31,3 +32,4 @@ public enum WebSocketMessage: Sendable, Equatable {
         }
     }
 }
+#endif  // WebSocket

@@ -1,3 +1,4 @@
+#if WebSocket  // the `WebSocket` trait: Package.swift
 import Courier
 import Foundation
 import NIOCore
@@ -40,3 +41,4 @@ extension WebSocketMessage {
         }
     }
 }
+#endif  // WebSocket

@@ -1,3 +1,4 @@
+#if WebSocket  // the `WebSocket` trait: Package.swift
 import Foundation
 
 /// When a ``WebSocketSession`` dials again: exponential backoff with jitter, capped, reset after
@@ -65,3 +66,4 @@ extension Duration {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }
+#endif  // WebSocket

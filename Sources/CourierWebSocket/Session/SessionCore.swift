@@ -1,3 +1,4 @@
+#if WebSocket  // the `WebSocket` trait: Package.swift
 import Courier
 import Foundation
 import Logging
@@ -178,3 +179,4 @@ final class SessionCore: Sendable {
         statesContinuation.yield(state)
     }
 }
+#endif  // WebSocket

@@ -1,3 +1,4 @@
+#if WebSocket  // the `WebSocket` trait: Package.swift
 /// What a ``WebSocketSession`` does when messages arrive faster than its reader takes them.
 ///
 /// The buffer is full at `limit` messages or at the client's
@@ -20,3 +21,4 @@ public enum WebSocketBufferPolicy: Sendable, Equatable {
         }
     }
 }
+#endif  // WebSocket

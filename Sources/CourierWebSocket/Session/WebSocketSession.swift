@@ -1,3 +1,4 @@
+#if WebSocket  // the `WebSocket` trait: Package.swift
 import Courier
 import Foundation
 import Logging
@@ -113,3 +114,4 @@ public struct WebSocketSessionMessages: AsyncSequence, Sendable {
         }
     }
 }
+#endif  // WebSocket

@@ -1,3 +1,4 @@
+#if WebSocket  // the `WebSocket` trait: Package.swift
 import Courier
 
 /// Where a ``WebSocketSession`` is, as its `states` stream reports it.
@@ -13,3 +14,4 @@ public enum WebSocketSessionState: Sendable, Equatable {
     /// policy gave up (or the failure cannot be retried, such as an invalid URL).
     case closed(NetworkError?)
 }
+#endif  // WebSocket

@@ -1,3 +1,4 @@
+#if WebSocket  // the `WebSocket` trait: Package.swift
 import Foundation
 
 /// One ticker message in Upbit's WebSocket format (`"type":"ticker"`), with the fields a price
@@ -70,3 +71,4 @@ public enum UpbitSubscription {
         return String(decoding: data, as: UTF8.self)
     }
 }
+#endif  // WebSocket

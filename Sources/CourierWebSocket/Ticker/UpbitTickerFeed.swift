@@ -1,3 +1,4 @@
+#if WebSocket  // the `WebSocket` trait: Package.swift
 import Courier
 import Foundation
 import Logging
@@ -107,3 +108,4 @@ struct UpbitErrorMessage: Decodable {
     }
     var error: Detail
 }
+#endif  // WebSocket

@@ -1,4 +1,5 @@
 @testable import Courier
+import CourierAsyncHTTPClient
 import CourierSandbox
 import CourierTestSupport
 import Foundation

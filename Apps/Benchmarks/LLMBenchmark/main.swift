@@ -1,0 +1,206 @@
+import CourierLLM
+import Foundation
+
+// CourierLLM benchmark: corpus success rate, valid-JSON speed against plain JSONDecoder,
+// messy-input throughput and linearity. Run from the repository root:
+//   swift run -c release LLMBenchmark [--corpus FILE] [--out DIR]
+// With --out it writes results.json and messy-1mb.txt there (used by Benchmarks/llm-benchmark.sh).
+
+struct Article: Codable {
+    let title: String
+    let summary: String
+    let newsSourceURL: String
+}
+
+struct News: Codable {
+    let summaryOfTodaysMarketSentiment: String
+    let articles: [Article]
+}
+
+func argument(_ name: String, default value: String?) -> String? {
+    let arguments = CommandLine.arguments
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return value }
+    return arguments[index + 1]
+}
+
+/// Best wall time of `runs` runs, in seconds.
+func measure(runs: Int = 5, _ body: () -> Void) -> Double {
+    var best = Double.infinity
+    for _ in 0..<runs {
+        let start = DispatchTime.now().uptimeNanoseconds
+        body()
+        best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+    return best
+}
+
+/// JSON value equality on JSONSerialization output (object key order ignored).
+func same(_ lhs: Any, _ rhs: Any) -> Bool {
+    if lhs is NSNull || rhs is NSNull { return lhs is NSNull && rhs is NSNull }
+    if let left = lhs as? [String: Any], let right = rhs as? [String: Any] {
+        return left.count == right.count && left.allSatisfy { key, value in right[key].map { same(value, $0) } ?? false }
+    }
+    if let left = lhs as? [Any], let right = rhs as? [Any] {
+        return left.count == right.count && zip(left, right).allSatisfy { same($0, $1) }
+    }
+    if let left = lhs as? String, let right = rhs as? String { return left == right }
+    if let left = lhs as? NSNumber, let right = rhs as? NSNumber { return left == right }
+    return false
+}
+
+/// The schema a harness derives from an expected value.
+func schema(for value: Any) -> Any {
+    if value is NSNull { return ["type": "null"] }
+    if let object = value as? [String: Any] {
+        return ["type": "object", "properties": object.mapValues(schema(for:)), "required": Array(object.keys)]
+    }
+    if let array = value as? [Any] { return ["type": "array", "items": array.first.map(schema(for:)) ?? [:]] }
+    if value is String { return ["type": "string"] }
+    if let number = value as? NSNumber {
+        if isBoolean(number) { return ["type": "boolean"] }
+        return ["type": number.doubleValue == number.doubleValue.rounded() ? "integer" : "number"]
+    }
+    return [:]
+}
+
+/// Whether an NSNumber holds a Bool (JSONSerialization on Linux returns Bool for true/false).
+func isBoolean(_ number: NSNumber) -> Bool {
+    String(cString: number.objCType) == "c" || type(of: number as Any) == Bool.self
+}
+
+func corpusRate(path: String) throws -> (exact: Int, total: Int, falsePositives: Int, plainExact: Int) {
+    let entries = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [[String: Any]] ?? []
+    var exact = 0
+    var falsePositives = 0
+    var plainExact = 0
+    for entry in entries {
+        guard let answer = entry["answer"] as? String else { continue }
+        let expected = entry["expected"] ?? NSNull()
+        let schemaData = try JSONSerialization.data(withJSONObject: schema(for: expected), options: [.fragmentsAllowed])
+        let jsonSchema = try JSONSchema(data: schemaData)
+        let extracted = try? LLMAnswerDecoder().extract(fromAnswer: answer, schema: jsonSchema).json
+        let plain = answer.extractedJSON
+        if expected is NSNull {
+            if extracted == nil { exact += 1 } else { falsePositives += 1 }
+            if plain == nil { plainExact += 1 }
+            continue
+        }
+        func matches(_ text: String?) -> Bool {
+            guard let text, let value = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) else { return false }
+            return same(value, expected)
+        }
+        if matches(extracted) { exact += 1 }
+        if matches(plain) { plainExact += 1 }
+    }
+    return (exact, entries.count, falsePositives, plainExact)
+}
+
+func sampleNews(_ index: Int) -> News {
+    News(
+        summaryOfTodaysMarketSentiment: "비트코인은 미국 CPI 발표를 앞두고 신중한 분위기입니다 #\(index). It's cautious; \"관망\" 중.",
+        articles: (0..<3).map { article in
+            Article(title: "기사 \(index)-\(article): 비트코인 12만달러 돌파 시도", summary: "시장 분석가들은 C:\\data\\\(index) 경로의 데이터를 인용했습니다.",
+                    newsSourceURL: "https://news.example.kr/articles/\(index)/\(article)")
+        }
+    )
+}
+
+/// About `bytes` of messy LLM-style text: fences, prose, single quotes, unquoted keys,
+/// trailing commas, comments, Python literals, citations and raw newlines.
+func messyAnswer(bytes: Int) -> String {
+    var parts = ["물론입니다! 요청하신 JSON입니다.\n```json\n[\n"]
+    var size = 0
+    var index = 0
+    while size < bytes {
+        let news = sampleNews(index)
+        var item = "  {summaryOfTodaysMarketSentiment: '\(news.summaryOfTodaysMarketSentiment.replacingOccurrences(of: "'", with: "\\'"))', // 요약\n"
+        item += "   'hot': True, \"score\": None, \"articles\": [\n"
+        for article in news.articles {
+            item += "    {\"title\": \"\(article.title)\"[(출처\(index))](https://a.kr/\(index)), 'summary': '\(article.summary.replacingOccurrences(of: "\\", with: "\\\\"))\n두 번째 줄',"
+            item += " newsSourceURL: \"\(article.newsSourceURL)\",},\n"
+        }
+        item += "  ],},\n"
+        size += item.utf8.count
+        parts.append(item)
+        index += 1
+    }
+    parts.append("]\n```\n추가 질문이 있으면 말씀해 주세요.")
+    return parts.joined()
+}
+
+if CommandLine.arguments.contains("--profile") {
+    let text = messyAnswer(bytes: 1_000_000)
+    for _ in 0..<30 { _ = try? LLMAnswerDecoder().extract(fromAnswer: text) }
+    exit(0)
+}
+
+if CommandLine.arguments.contains("--sizes") {
+    for size in [100_000, 200_000, 500_000, 1_000_000, 2_000_000, 4_000_000] {
+        let text = messyAnswer(bytes: size)
+        let time = measure { _ = try? LLMAnswerDecoder().extract(fromAnswer: text) }
+        print(String(format: "%8d bytes: %8.2f ms  %.1f MB/s", text.utf8.count, time * 1e3, Double(text.utf8.count) / 1e6 / time))
+    }
+    exit(0)
+}
+
+let corpusPath = argument("--corpus", default: "../Tests/CourierLLMTests/Fixtures/corpus.json") ?? ""
+let outDirectory = argument("--out", default: nil)
+var results: [String: Any] = [:]
+
+if FileManager.default.fileExists(atPath: corpusPath) {
+    let rate = try corpusRate(path: corpusPath)
+    results["corpus_total"] = rate.total
+    results["corpus_exact"] = rate.exact
+    results["corpus_false_positives"] = rate.falsePositives
+    results["corpus_plain_exact"] = rate.plainExact
+    print("corpus: \(rate.exact)/\(rate.total) exact with schema, \(rate.plainExact)/\(rate.total) without, \(rate.falsePositives) false positives")
+}
+
+// ~1 MB of valid JSON: CourierLLM decode against plain JSONDecoder.
+var newsList: [News] = []
+var validData = Data()
+while validData.count < 1_000_000 {
+    newsList.append(sampleNews(newsList.count))
+    if newsList.count % 100 == 0 { validData = try JSONEncoder().encode(newsList) }
+}
+let validText = String(decoding: validData, as: UTF8.self)
+let plainTime = measure { _ = try? JSONDecoder().decode([News].self, from: validData) }
+let courierTime = measure { _ = try? LLMAnswerDecoder().decode([News].self, fromAnswer: validText) }
+let extractValidTime = measure { _ = try? LLMAnswerDecoder().extract(fromAnswer: validText) }
+results["valid_bytes"] = validData.count
+results["valid_plain_s"] = plainTime
+results["valid_courier_s"] = courierTime
+results["valid_extract_s"] = extractValidTime
+print(String(format: "valid %.2f MB: JSONDecoder %.2f ms, CourierLLM decode %.2f ms (%.0f%% of JSONDecoder speed), extract %.2f ms",
+             Double(validData.count) / 1e6, plainTime * 1e3, courierTime * 1e3, plainTime / courierTime * 100, extractValidTime * 1e3))
+
+// Messy input: throughput and linearity.
+let messyLarge = messyAnswer(bytes: 1_000_000)
+let messySmall = messyAnswer(bytes: 100_000)
+let largeBytes = messyLarge.utf8.count
+let smallBytes = messySmall.utf8.count
+guard (try? LLMAnswerDecoder().decode([News].self, fromAnswer: messyLarge)) != nil else {
+    print("error: the messy sample did not decode")
+    exit(1)
+}
+let messyExtract = measure { _ = try? LLMAnswerDecoder().extract(fromAnswer: messyLarge) }
+let messyDecode = measure { _ = try? LLMAnswerDecoder().decode([News].self, fromAnswer: messyLarge) }
+let messySmallTime = measure { _ = try? LLMAnswerDecoder().extract(fromAnswer: messySmall) }
+results["messy_bytes"] = largeBytes
+results["messy_extract_s"] = messyExtract
+results["messy_decode_s"] = messyDecode
+results["messy_small_bytes"] = smallBytes
+results["messy_small_s"] = messySmallTime
+print(String(format: "messy %.2f MB: extract %.2f ms (%.1f MB/s), decode %.2f ms (%.1f MB/s)",
+             Double(largeBytes) / 1e6, messyExtract * 1e3, Double(largeBytes) / 1e6 / messyExtract,
+             messyDecode * 1e3, Double(largeBytes) / 1e6 / messyDecode))
+print(String(format: "linearity: %.0f KB %.2f ms, %.0f KB %.2f ms, ratio %.1fx for %.1fx the size",
+             Double(smallBytes) / 1e3, messySmallTime * 1e3, Double(largeBytes) / 1e3, messyExtract * 1e3,
+             messyExtract / messySmallTime, Double(largeBytes) / Double(smallBytes)))
+
+if let outDirectory {
+    try FileManager.default.createDirectory(atPath: outDirectory, withIntermediateDirectories: true)
+    try Data(messyLarge.utf8).write(to: URL(fileURLWithPath: outDirectory + "/messy-1mb.txt"))
+    try JSONSerialization.data(withJSONObject: results, options: [.prettyPrinted, .sortedKeys])
+        .write(to: URL(fileURLWithPath: outDirectory + "/results.json"))
+}

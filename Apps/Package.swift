@@ -1,0 +1,184 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// The apps built on Courier: the `courier` command-line tool (with the sandbox server embedded),
+// the benchmarks and the HTTP cache conformance runner. A package of its own beside the library
+// (AsyncHTTPClient's Examples/ and Hummingbird's examples are the model), so that a package that
+// depends on Courier never resolves swift-argument-parser, Hummingbird or the benchmarks' baselines.
+//
+//   swift run --package-path Apps courier demo
+let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let courier: [Target.Dependency] = [
+    .product(name: "Courier", package: "Courier"), .product(name: "CourierAsyncHTTPClient", package: "Courier"),
+]
+let sandbox: Target.Dependency = .product(name: "CourierSandbox", package: "CourierSandbox")
+func library(_ name: String) -> Target.Dependency { .product(name: name, package: "Courier") }
+
+let package = Package(
+    name: "CourierApps",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
+    products: [
+        .executable(name: "courier", targets: ["courier"])
+    ],
+    dependencies: [
+        // The library, every trait on: the CLI shows Combine, WebSocket and SQLite features.
+        .package(name: "Courier", path: "..", traits: ["Combine", "WebSocket", "SQLite"]),
+        .package(name: "CourierSandbox", path: "../Sandbox"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // The baselines the benchmarks compare Courier with.
+        .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.4.0"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "courier",
+            dependencies: courier + [
+                library("CourierLLM"), library("CourierLLMAdapter"), library("CourierConcurrency"),
+                library("AccountsAPI"), library("HackerNewsAPI"), library("AlanAPI"), library("SeoulCultureAPI"),
+                library("CourierWebSocket"), sandbox,
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "CourierBenchmarks",
+            dependencies: courier + [
+                sandbox,
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Benchmarks/CourierBenchmarks",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "ResilienceBenchmark",
+            dependencies: courier + [
+                sandbox,
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Benchmarks/ResilienceBenchmark",
+            swiftSettings: strict
+        ),
+        // Peak memory and time against the sandbox's hostile routes, per transport.
+        .executableTarget(
+            name: "HostileBenchmark",
+            dependencies: courier + [sandbox, .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            path: "Benchmarks/HostileBenchmark",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "LLMBenchmark",
+            dependencies: [library("CourierLLM")],
+            path: "Benchmarks/LLMBenchmark",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "ConcurrencyBenchmark",
+            dependencies: courier + [library("CourierConcurrency"), library("CourierCombine"), sandbox],
+            path: "Benchmarks/ConcurrencyBenchmark",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "AccountsBenchmark",
+            dependencies: courier + [
+                library("AccountsAPI"), sandbox,
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Benchmarks/AccountsBenchmark",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "SeoulBenchmark",
+            dependencies: courier + [library("SeoulCultureAPI"), sandbox],
+            path: "Benchmarks/SeoulBenchmark",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "HackerNewsBenchmark",
+            dependencies: courier + [library("HackerNewsAPI"), sandbox],
+            path: "Benchmarks/HackerNewsBenchmark",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "AlanBenchmark",
+            dependencies: courier + [library("AlanAPI"), library("CourierLLM"), library("CourierLLMAdapter"), sandbox],
+            path: "Benchmarks/AlanBenchmark",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "CacheConformance",
+            dependencies: courier + [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/CacheConformance",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "CacheBenchmark",
+            dependencies: courier + [
+                sandbox,
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+            ],
+            path: "Benchmarks/CacheBenchmark",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "WebSocketBenchmark",
+            dependencies: courier + [
+                library("CourierWebSocket"), sandbox,
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/WebSocketBenchmark",
+            swiftSettings: strict
+        ),
+
+        // The library's test support (the same sources: Tests/CourierTestSupport is a link to
+        // the root's), for the tests of the command-line tool.
+        .target(
+            name: "CourierTestSupport",
+            dependencies: courier + [
+                sandbox,
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
+            path: "Tests/CourierTestSupport",
+            swiftSettings: strict
+        ),
+        // The command-line tool: its terminal layer through @testable import, and the built
+        // binary run as a person runs it.
+        .testTarget(
+            name: "CourierCLITests",
+            dependencies: courier + ["courier", "CourierTestSupport", sandbox, library("HackerNewsAPI")],
+            swiftSettings: strict
+        ),
+    ]
+)

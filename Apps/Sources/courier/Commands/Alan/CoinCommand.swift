@@ -1,0 +1,101 @@
+import AlanAPI
+import ArgumentParser
+import Courier
+import CourierConcurrency
+import Foundation
+import Synchronization
+
+/// `courier coin …`: the coin app of seeds 000/002 in the terminal.
+struct CoinCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "coin",
+        abstract: "A coin report (three sections written by the Alan LLM, revealed top-down) and live prices.",
+        subcommands: [CoinReportCommand.self, CoinTickerCommand.self]
+    )
+}
+
+/// `courier coin report SYMBOL`.
+struct CoinReportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Overview, weekly trend and today's mood with three news for a coin, asked at once, revealed 350 ms apart.",
+        discussion: """
+            In a terminal each section shows a spinner and they fill top-down (overview → weekly → today); \
+            keys 1/2/3 cancel a loading section, r retries the cancelled or failed ones, q quits. Piped, or \
+            with --json, it prints one JSON object {"overview": {...}|{"error": {...}}, "weekly": …, "today": …} \
+            with the seed DTOs' field names. --timeline prints one line per state change: elapsed ms, section, state.
+            The overview is cached for a day in the HTTP disk cache in $XDG_CACHE_HOME/courier/alan (or ~/.cache/…); --no-cache skips it.
+            The key is that of the coin-report task: --client-id-file PATH, --client-id (visible in `ps`), $ALAN_CLIENT_ID_COIN_REPORT or $ALAN_CLIENT_ID.
+            With --json or --timeline the exit code is 0 when all three succeed, else that of the first failure.
+            Example: courier coin report BTC --sandbox
+            Example: courier coin report ETH --sandbox --sandbox-latency 600,8000,80   (time to cancel the weekly section)
+            \(ExitCodes.help)
+            """
+    )
+
+    @Argument(help: "The coin's symbol, e.g. BTC, ETH, XRP.") var symbol: String
+    @Flag(name: .long, help: "Print one JSON object (also the default when stdout is not a terminal).") var json = false
+    @Flag(name: .long, help: "Print one line per state change: elapsed ms, section, state.") var timeline = false
+    @Flag(name: .long, help: "Do not read or write the overview cache.") var noCache = false
+    @Option(name: .long, help: "With --sandbox: the stand-in's time per section in ms, overview,weekly,today.") var sandboxLatency: String = "600,150,80"
+    @OptionGroup var options: AlanOptions
+
+    func validate() throws {
+        guard !symbol.isEmpty, symbol.allSatisfy({ $0.isLetter || $0.isNumber }), symbol.count <= 12 else {
+            throw ValidationError("the symbol must be 1…12 letters or digits, e.g. BTC")
+        }
+        _ = try latencies()
+    }
+
+    func latencies() throws -> [Int] {
+        let parts = sandboxLatency.split(separator: ",", omittingEmptySubsequences: false)
+        let values = parts.compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 3, values.count == 3, values.allSatisfy({ (0...120_000).contains($0) }) else {
+            throw ValidationError("--sandbox-latency must be three numbers 0…120000, e.g. 600,150,80")
+        }
+        return values
+    }
+
+    /// The overview cache: a stored response in the shared HTTP disk cache's folder
+    /// (`$XDG_CACHE_HOME/courier/alan`, its `sandbox` subfolder for the stand-in), so it has that
+    /// store's guarantees (atomic writes, damaged entry = miss, processes may share it, bounded).
+    func overviewCache() -> StorageCoinOverviewCache? {
+        let folder = DiskCacheStorage.defaultDirectory(named: "alan")
+        do {
+            return StorageCoinOverviewCache(storage: try DiskCacheStorage(directory: options.sandbox ? folder.appendingPathComponent("sandbox") : folder))
+        } catch {
+            Terminal.error("(no overview cache: cannot use \(folder.path): \(error.localizedDescription))")
+            return nil
+        }
+    }
+
+    func run() async throws {
+        let coin = Coin(symbol: symbol)
+        let latency = try latencies()
+        let settings = AlanSandboxControl.Settings(overviewMs: latency[0], weeklyMs: latency[1], todayMs: latency[2])
+        let interactive = !json && !timeline && CoinReportTerminal.isInteractive
+        var failure: NetworkError?
+        try await options.withClient(task: .coinReport, settings: settings) { alan, _ in
+            // Fail early, as the client would for each section, when the key is missing.
+            _ = try alan.clientIDs.clientID(for: .coinReport)
+            let cache = noCache ? nil : overviewCache()
+            if interactive {
+                try await CoinReportTerminal(coin: coin).run(source: alan, cache: cache)
+                return
+            }
+            let start = ContinuousClock.now
+            let printTimeline = timeline
+            let report = CoinReport(coin: coin, source: alan, cache: cache) { section, snapshot in
+                guard printTimeline else { return }
+                let elapsed = ContinuousClock.now - start
+                let ms = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+                Terminal.output(CoinReportJSON.timelineLine(ms: Int(ms), section: section, state: snapshot.stateName(of: section)))
+            }
+            await report.run()
+            if json || !timeline { Terminal.outputJSON(try CoinReportJSON.encode(report.snapshot)) }
+            if timeline, report.overviewFromCache { Terminal.error("(overview from the cache: no request)") }
+            failure = CoinSection.allCases.lazy.compactMap { report.snapshot.error(of: $0) }.first
+        }
+        if let failure { throw ExitCode(ExitCodes.code(for: failure.family)) }
+    }
+}

@@ -1,0 +1,86 @@
+import ArgumentParser
+import Courier
+import Foundation
+import SeoulCultureAPI
+
+/// `courier raon list`: current and upcoming programs, filtered.
+struct RaonListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List current and upcoming programs, sorted by start date.")
+
+    @OptionGroup var options: RaonOptions
+    @Option(name: .long, help: "Text anywhere in the title (ignoring case).") var search: String?
+    @Option(name: .long, help: "Exact category, e.g. 클래식, 전시/미술, 축제-문화/예술.") var category: String?
+    @Option(name: .long, help: "Exact district, e.g. 종로구.") var district: String?
+    @Flag(name: .long, help: "Only free programs.") var free = false
+    @Option(name: .long, help: "Only programs running on this day (YYYY-MM-DD).") var date: String?
+
+    func run() async throws {
+        var day: SeoulDay?
+        if let date {
+            guard let parsed = SeoulDay(date), date.count == 10 else { throw ValidationError("--date must be a date like 2026-11-23") }
+            day = parsed
+        }
+        let query = ProgramQuery(search: search, category: category, district: district, isFreeOnly: free, day: day)
+        let programs = try await options.withClient { client in query.apply(to: try await options.load(client)) }
+        if options.json {
+            Terminal.outputJSON(RaonFormat.json(programs))
+            return
+        }
+        if programs.isEmpty {
+            Terminal.output("No programs match.")
+            return
+        }
+        Terminal.output(programs.map(RaonFormat.line).joined(separator: "\n"))
+        Terminal.output("\(programs.count) program\(programs.count == 1 ? "" : "s")")
+    }
+}
+
+/// `courier raon show ID`: every field, with map links.
+struct RaonShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one program with every field and map links.")
+
+    @OptionGroup var options: RaonOptions
+    @Argument(help: "The program's id (from `list`).") var id: String
+
+    func run() async throws {
+        let programs = try await options.withClient { try await options.load($0) }
+        guard let program = programs.first(where: { $0.id == id.lowercased() }) else {
+            Terminal.error("✗ No current or upcoming program has id \(id). Find ids with: courier raon list")
+            throw ExitCode(ExitCodes.failure)
+        }
+        if options.json {
+            Terminal.outputJSON(RaonFormat.json(program))
+        } else {
+            Terminal.output(composed: RaonFormat.detail(program))  // its links are OSC 8 on a terminal; the text is escaped there
+        }
+    }
+}
+
+/// `courier raon calendar`: a month grid with the number of programs on each day.
+struct RaonCalendarCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "calendar", abstract: "A month grid with the number of programs on each day.")
+
+    @OptionGroup var options: RaonOptions
+    @Option(name: .long, help: "The month, YYYY-MM (default: this month).") var month: String?
+
+    func run() async throws {
+        let today = try options.day()
+        var year = today.year, monthNumber = today.month
+        if let month {
+            let parts = month.split(separator: "-")
+            guard parts.count == 2, let y = Int(parts[0]), let m = Int(parts[1]), SeoulDay(year: y, month: m, day: 1) != nil else {
+                throw ValidationError("--month must look like 2026-11")
+            }
+            year = y
+            monthNumber = m
+        }
+        let programs = try await options.withClient { try await options.load($0) }
+        let counts = CulturalProgram.countsPerDay(programs, year: year, month: monthNumber)
+        if options.json {
+            let object = Dictionary(uniqueKeysWithValues: counts.map { ($0.key.description, $0.value) })
+            Terminal.outputJSON(RaonFormat.json(object))
+        } else {
+            Terminal.output(RaonFormat.calendar(counts, year: year, month: monthNumber, today: today))
+        }
+    }
+}

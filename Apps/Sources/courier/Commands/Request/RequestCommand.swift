@@ -1,0 +1,200 @@
+import ArgumentParser
+import Courier
+import CourierAsyncHTTPClient
+import Foundation
+import HTTPTypes
+import Logging
+
+/// `courier request [METHOD] URL`: send one request and show the answer or the error, explained.
+struct RequestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "request",
+        abstract: "Send one HTTP request through Courier and print the answer.",
+        discussion: """
+            The method is GET, or POST with --data or --json; name another before the URL \
+            (`courier request DELETE URL`) or with -X. Redirects are followed (at most 10, each \
+            hop checked; -L is accepted and changes nothing); --no-location prints the redirect \
+            itself.
+            Output: piped or redirected, the body's bytes exactly as received (no newline added, \
+            nothing reformatted), so `courier request URL > file` saves what `curl -sL URL > file` \
+            saves. On a terminal, JSON is pretty-printed, control characters and escape sequences \
+            from the server are shown, not obeyed (ESC as ␛), and a binary body is not printed \
+            (redirect stdout to a file to save it); --pretty pretty-prints JSON when piped too. \
+            --include prints the head first, as received: `HTTP/1.1 <code> <reason>`, the header \
+            fields, each line ending in CRLF, a blank line. On failure the error's log line and \
+            its user message go to stderr.
+            With --stream, prints each server-sent event as it arrives, one compact JSON object \
+            per line ({"id":…,"event":…,"data":…}, a field absent when the event has none). With \
+            --retry N, up to N attempts (backoff with jitter, Retry-After honoured; idempotent \
+            methods only), each retry logged to stderr. With --cache DIR, responses are kept in an \
+            HTTP cache (RFC 9111) on disk in DIR, shared by every process that uses the same DIR \
+            (a cached answer shows its Age with --include).
+            Secrets stay out of `ps` in files: --header @FILE reads header lines ('Authorization: \
+            Bearer …') from FILE, --query name@FILE the value of one query item.
+            \(ExitCodes.help)
+            Example: courier request 'http://127.0.0.1:8080/echo?q=서울' --query 'tag=a&b'
+            Example: courier request http://127.0.0.1:8080/bytes/1024 > body.bin
+            Example: courier request GET 'http://127.0.0.1:8080/sse/events?count=3' --stream
+            Example: courier request 'http://127.0.0.1:8080/flaky/demo?failures=2' --retry 3
+            Example: courier request 'http://127.0.0.1:8080/cache/demo?cc=max-age%3D60' --cache /tmp/cc --include
+            Example: courier request http://127.0.0.1:8080/echo --data 'a=1' --header 'Content-Type: text/plain'
+            Example: courier request -X PUT http://127.0.0.1:8080/echo --json '{"a":1}'
+            Example: courier request http://127.0.0.1:8080/echo --header @headers.txt --query serviceKey@key.txt
+            """
+    )
+
+    @Argument(help: ArgumentHelp("[METHOD] URL: the method is optional (GET, or POST with a body).", valueName: "method-and-url"))
+    var words: [String]
+    @Option(name: [.customShort("X"), .customLong("request")], help: "The method (as curl -X): GET, POST, PUT, PATCH, DELETE …")
+    var requestMethod: String?
+    @Option(name: [.customShort("H"), .long], help: "A header 'Name: value', or @FILE for the headers in FILE, one a line, as curl -H @FILE (repeatable; a token is safer in a file than in `ps`).") var header: [String] = []
+    @Option(name: .long, help: "A query item name=value, or name@FILE for the value in FILE (one line), encoded for you (repeatable).") var query: [String] = []
+    @Option(name: .long, help: "A JSON body (POST unless a method is named).") var json: String?
+    @Option(name: .long, help: "Seconds before giving up (default 30); with --stream, seconds of silence.") var timeout: Double = 30
+    @Flag(name: [.short, .long], help: "Also print the request and response lines and headers on stderr (secrets redacted).") var verbose = false
+    @Flag(name: .long, help: "Allow plain http:// to a non-loopback host.") var allowInsecure = false
+    @Option(name: .long, help: "Transport: ahc (AsyncHTTPClient, default) or urlsession.") var transport: String = "ahc"
+    @Option(name: .long, help: "Attempts in all, through the retry middleware (e.g. 3); default 1.") var retry: Int = 1
+    @Flag(name: .long, help: "Read the answer as server-sent events; print each as a JSON line as it arrives.") var stream = false
+    @Option(name: .long, help: "Keep responses in an HTTP cache on disk in this directory (shared by processes).") var cache: String?
+    @Option(name: [.short, .long], help: "A raw body (POST unless a method is named); its type from --header 'Content-Type: …' (default application/octet-stream).") var data: String?
+    @Flag(name: [.short, .long], help: "Print the head (status line, header fields) before the body, as curl -i does.") var include = false
+    @Flag(name: [.customShort("L"), .long], help: "Follow redirects (the default; accepted for curl's habit).") var location = false
+    @Flag(name: .long, help: "Do not follow redirects: print the 3xx answer itself.") var noLocation = false
+    @Flag(name: .long, help: "Pretty-print a JSON body even when stdout is not a terminal.") var pretty = false
+
+    /// The method and the URL from the positional words, -X, and the body options.
+    func target() throws -> (method: String, url: String) {
+        let method: String?, url: String
+        switch words.count {
+        case 1: (method, url) = (nil, words[0])
+        case 2: (method, url) = (words[0], words[1])
+        default: throw ValidationError("give a URL, optionally after a method: courier request [METHOD] URL")
+        }
+        if let method, let requestMethod, method.uppercased() != requestMethod.uppercased() {
+            throw ValidationError("two methods: \(method) and -X \(requestMethod)")
+        }
+        let chosen = (method ?? requestMethod)?.uppercased() ?? (data != nil || json != nil ? "POST" : "GET")
+        guard !chosen.isEmpty, chosen.utf8.allSatisfy({ $0 >= 0x21 && $0 < 0x7F && !"()<>@,;:\\\"/[]?={} ".utf8.contains($0) }) else {
+            throw ValidationError("'\(chosen)' is not an HTTP method")
+        }
+        return (chosen, url)
+    }
+
+    func run() async throws {
+        var headers: [String: String] = [:]
+        for line in try Self.headerLines(header) {
+            guard let colon = line.firstIndex(of: ":") else { throw ValidationError("--header '\(line)' must look like 'Name: value'") }
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces)
+            guard HTTPField.Name(name) != nil else { throw ValidationError("--header: '\(name)' is not a valid header name") }
+            headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        var extraQuery: [(String, String)] = []
+        for item in query {
+            // The first of = and @ decides, as in curl's --url-query: email=a@b.example is a value.
+            guard let separator = item.firstIndex(where: { $0 == "=" || $0 == "@" }) else {
+                throw ValidationError("--query '\(item)' must look like name=value or name@FILE")
+            }
+            let name = String(item[..<separator]), rest = String(item[item.index(after: separator)...])
+            extraQuery.append((name, item[separator] == "=" ? rest : try SecretSource.read(rest, option: "--query \(name)@")))
+        }
+        let (method, url) = try target()
+        guard !(location && noLocation) else { throw ValidationError("-L/--location and --no-location contradict each other") }
+        guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be positive and at most 86400 seconds") }
+        guard (1...10).contains(retry) else { throw ValidationError("--retry must be 1…10 attempts") }
+        let endpoint: AdHocEndpoint
+        do {
+            let dataType = headers.first { $0.key.lowercased() == "content-type" }?.value
+            if data != nil, let name = headers.keys.first(where: { $0.lowercased() == "content-type" }) { headers[name] = nil }
+            endpoint = try AdHocEndpoint(method: method, url: url, headers: headers, extraQuery: extraQuery, json: json,
+                                         timeout: .milliseconds(Int(timeout * 1000)), data: data, dataType: dataType ?? "application/octet-stream")
+        } catch let error as CLIError {
+            throw ValidationError(error.description)
+        }
+        var configuration = NetworkClient.Configuration(transport: transport == "urlsession" ? URLSessionClientTransport.shared : HTTPClientTransport.shared)
+        if noLocation { configuration.redirects = .none }
+        if allowInsecure, let host = endpoint.baseURL.host { configuration.insecureHostsAllowed.insert(host.lowercased()) }
+        if retry > 1 {
+            configuration.middlewares.append(RetryMiddleware(policy: RetryPolicy(maxAttempts: retry), logger: Self.stderrLogger("courier.retry")))
+        }
+        if let cache {
+            do {
+                let storage = try DiskCacheStorage(directory: URL(fileURLWithPath: cache))
+                configuration.middlewares.append(CacheMiddleware(storage: storage))
+            } catch {
+                throw ValidationError("--cache: cannot use '\(cache)' as a cache directory (\(error.localizedDescription))")
+            }
+        }
+        let client = NetworkClient(configuration: configuration)
+        let redactor = Redactor()
+        do {
+            if stream {
+                for try await event in client.events(endpoint, options: EventStreamOptions(idleTimeout: .milliseconds(Int(timeout * 1000)))) {
+                    Terminal.outputJSON(EventLine.render(event))
+                }
+                return
+            }
+            let response = try await client.answer(endpoint)
+            if verbose { Terminal.error(VerboseLines.exchange(response, baseURL: endpoint.baseURL, redactor: redactor)) }
+            if include {
+                BodyPrinter.showHead(Self.head(response.head))
+                BodyPrinter.show(response.body, contentType: response.headers[.contentType], pretty: pretty)
+                if let error = response.statusError {
+                    Terminal.error(redactor.text(error.log()))
+                    throw ExitCode(ExitCodes.code(for: error.family))
+                }
+                return
+            }
+            if let error = response.statusError { throw error }
+            BodyPrinter.show(response.body, contentType: response.headers[.contentType], pretty: pretty)
+        } catch let error as NetworkError {
+            if verbose { Terminal.error("> \(endpoint.method.rawValue) \(redactor.url(endpoint.baseURL.absoluteString + endpoint.path))") }
+            Terminal.error(redactor.text(error.log()))
+            Terminal.error(error.userMessage(in: .preferred))
+            throw ExitCode(ExitCodes.code(for: error.family))
+        }
+    }
+
+    /// `--header` values with each `@FILE` replaced by the non-empty lines of FILE.
+    static func headerLines(_ values: [String]) throws -> [String] {
+        try values.flatMap { value throws -> [String] in
+            guard value.hasPrefix("@") else { return [value] }
+            let text = try SecretSource.readText(String(value.dropFirst()), option: "--header @")
+            return text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).map(String.init)
+        }
+    }
+
+    /// The head as it came — `HTTP/1.1 <code> <reason>`, the header fields in their order and
+    /// spelling, each line ending in CRLF, then the blank line — as `curl -i` prints it.
+    /// (Courier's transports speak HTTP/1.1 here; the version is not kept past the transport.)
+    static func head(_ head: HTTPResponse) -> String {
+        var text = "HTTP/1.1 \(head.status.code) \(head.status.reasonPhrase)\r\n"
+        for field in head.headerFields { text += "\(field.name.rawName): \(field.value)\r\n" }
+        return text + "\r\n"
+    }
+
+    /// A logger writing `.notice` and up to stderr (the retry lines, escaped on a terminal: their
+    /// reason can quote the server).
+    static func stderrLogger(_ label: String) -> Logger {
+        var logger = Logger(label: label) { StreamLogHandler(label: $0, stream: Terminal.StandardError(), metadataProvider: nil) }
+        logger.logLevel = .notice
+        return logger
+    }
+}
+
+/// `{"id":…,"event":…,"data":…}` with the fields an event has, in that order.
+enum EventLine {
+    static func render(_ event: ServerEvent) -> String {
+        var fields: [String] = []
+        if let id = event.id { fields.append("\"id\":" + quoted(id)) }
+        if let type = event.event { fields.append("\"event\":" + quoted(type)) }
+        fields.append("\"data\":" + quoted(event.data))
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    private static func quoted(_ text: String) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return (try? encoder.encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Courier
+
+/// The exit codes of every `courier` command: one table (``help``, shown by `courier --help` and
+/// each command's help, and in the README).
+///
+/// | code | meaning |
+/// |---|---|
+/// | 0 | success |
+/// | 1 | the command could not do what was asked (nothing to export, a file not written, a demo step failed, no saved login) |
+/// | 10–16 | a network call failed, one code per ``NetworkError/Family`` (``code(for:)``) |
+/// | 64 | bad usage: an unknown option, a bad value, an unreadable file named by an option |
+/// | 130 | interrupted (Ctrl-C) |
+enum ExitCodes {
+    /// The command could not do what was asked.
+    static let failure: Int32 = 1
+    /// Bad usage (BSD's `EX_USAGE`, as swift-argument-parser exits on a validation error).
+    static let usage: Int32 = 64
+
+    static func code(for family: NetworkError.Family) -> Int32 {
+        switch family {
+        case .transport: 10
+        case .client: 11
+        case .server: 12
+        case .authorization: 13
+        case .response: 14
+        case .request: 15
+        case .cancelled: 16
+        }
+    }
+
+    /// The table shown in `--help`.
+    static let help = """
+        Exit codes (every command): 0 success; 1 the command could not do what was asked \
+        (nothing to export, a file not written, a demo step failed); 10 transport (refused, \
+        timeout, DNS, TLS, redirects); 11 client error answer (4xx); 12 server error answer \
+        (5xx); 13 authorization (401, key, quota); 14 unusable response (bad JSON, too large, \
+        cut off; no JSON in an LLM answer); 15 request not sent (bad URL, insecure http://, \
+        encoding); 16 cancelled; 64 bad usage (also an unreadable or invalid file named by an \
+        option); 130 interrupted (Ctrl-C; at a password prompt the terminal's echo is put back \
+        first).
+        """
+}
