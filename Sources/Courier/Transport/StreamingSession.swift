@@ -19,8 +19,8 @@ final class StreamingSession: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     private let streams = Mutex<[Int: Stream]>([:])
-    /// Where delegate calls run (an OperationQueue does not keep its underlying queue alive).
-    private let delegateQueue = DispatchQueue(label: "courier.urlsession.delegate")
+    /// Each running task's `CancelGate`, until its completion reaches the delegate.
+    private let gates = Mutex<[Int: CancelGate]>([:])
     // URLSession keeps its delegate alive; this object lives as long as its transport.
     private let session = Mutex<URLSession?>(nil)
 
@@ -33,12 +33,17 @@ final class StreamingSession: NSObject, URLSessionDataDelegate, Sendable {
         configuration.httpShouldSetCookies = false
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        // One serial queue over a dispatch queue. FoundationNetworking hands every chunk to the
-        // delegate queue without waiting for it; a default OperationQueue fell so far behind
-        // libcurl that a 4 GiB gzip bomb was queued whole (4.4 GB resident, 23 s) before the
-        // delegate saw byte 16 MiB and cancelled. Over a serial dispatch queue: 39 MB, 0.1 s
-        // (HostileBenchmark).
+        // One serial queue over a dispatch queue, bounded on Linux (`BoundedDelegateQueue`).
+        // FoundationNetworking hands every chunk libcurl writes to the delegate queue without
+        // waiting and cannot pause libcurl: a default OperationQueue fell so far behind that a
+        // 4 GiB gzip bomb was queued whole (4.4 GB resident) before the delegate saw byte 16 MiB;
+        // an unbounded serial queue still held 31–325 MB of an endless body (HostileBenchmark).
+        let delegateQueue = DispatchQueue(label: "courier.urlsession.delegate")
+        #if canImport(FoundationNetworking)
+        let queue = BoundedDelegateQueue(queue: delegateQueue, slots: 64)
+        #else
         let queue = OperationQueue()
+        #endif
         queue.maxConcurrentOperationCount = 1
         queue.underlyingQueue = delegateQueue
         session.withLock { $0 = URLSession(configuration: configuration, delegate: self, delegateQueue: queue) }
@@ -52,14 +57,16 @@ final class StreamingSession: NSObject, URLSessionDataDelegate, Sendable {
         guard let session = session.withLock({ $0 }) else { throw URLError(.cancelled) }
         let task = session.dataTask(with: request)
         let (bytes, continuation) = AsyncThrowingStream<ArraySlice<UInt8>, any Error>.makeStream()
-        continuation.onTermination = { _ in task.cancel() }
+        let gate = CancelGate(task)
+        gates.withLock { $0[task.taskIdentifier] = gate }
+        continuation.onTermination = { _ in gate.cancel() }
         let head = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<HTTPURLResponse, any Error>) in
                 streams.withLock { $0[task.taskIdentifier] = Stream(head: waiter, bytes: continuation, limit: limit) }
                 task.resume()
             }
         } onCancel: {
-            task.cancel()
+            gate.cancel()
         }
         return (head, bytes)
     }
@@ -97,6 +104,7 @@ final class StreamingSession: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        gates.withLock { $0.removeValue(forKey: task.taskIdentifier) }?.completed()
         guard let stream = streams.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         let failure: (any Error)? = error.map { error in
             // libcurl's "partial file" arrives as an unknown error; it means the connection dropped.
@@ -133,7 +141,73 @@ final class StreamingSession: NSObject, URLSessionDataDelegate, Sendable {
         guard let stream = streams.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         stream.head?.resume(throwing: error)
         stream.bytes.finish(throwing: error)
-        task.cancel()
+        gates.withLock { $0[task.taskIdentifier] }?.cancel()
     }
 }
+
+/// Cancels a task from a queue of its own, never after its completion reached the delegate.
+///
+/// FoundationNetworking's `cancel()` waits for the session's work queue (`workQueue.sync`), where
+/// libcurl runs and which libcurl keeps busy while its socket stays readable: called on the
+/// delegate queue it stopped the delegate while libcurl kept queueing chunks to it (HostileBenchmark:
+/// 325–572 MB), and on Linux, where the delegate queue is bounded, the two would wait for each
+/// other. Off the delegate queue it can race the task's completion: cancelling a task whose
+/// completion the delegate has seen makes FoundationNetworking look up a task its session has
+/// already forgotten (a crash in `URLSession.behaviour(for:)`). The gate runs `cancel()` and the
+/// delegate's completion one at a time, and skips the cancel once the task has completed.
+final class CancelGate: Sendable {
+    private let task: URLSessionTask
+    private let done = Mutex(false)
+
+    init(_ task: URLSessionTask) {
+        self.task = task
+    }
+
+    func cancel() {
+        DispatchQueue.global().async {
+            self.done.withLock { done in
+                if !done { self.task.cancel() }
+            }
+        }
+    }
+
+    /// The delegate has seen the task's completion.
+    func completed() {
+        done.withLock { $0 = true }
+    }
+}
+
+#if canImport(FoundationNetworking)
+/// The delegate queue of a streaming session on Linux: a serial dispatch queue that holds at most
+/// `slots` delegate calls. FoundationNetworking queues each chunk libcurl writes as a delegate
+/// call and cannot pause libcurl (`_NativeProtocol.didReceiveResponse`: "We're currently unable to
+/// pause the transfer / the easy handle"); here the call that would queue one more than `slots`
+/// waits on libcurl's thread until the delegate has caught up — libcurl reads no more, TCP holds
+/// the rest. 64 slots of at most 16 KiB (CURL_MAX_WRITE_SIZE) each: 1 MiB.
+///
+/// A wait is at most a second: a delegate call that itself waited for the session's work queue
+/// (FoundationNetworking's own authentication handling calls `task.suspend()`) must not wait
+/// for ever.
+final class BoundedDelegateQueue: OperationQueue, @unchecked Sendable {
+    private let queue: DispatchQueue
+    private let slots: DispatchSemaphore
+    private static let key = DispatchSpecificKey<Bool>()
+
+    init(queue: DispatchQueue, slots: Int) {
+        self.queue = queue
+        self.slots = DispatchSemaphore(value: slots)
+        queue.setSpecific(key: Self.key, value: true)
+        super.init()
+    }
+
+    override func addOperation(_ block: @escaping @Sendable () -> Void) {
+        // A call made on the delegate queue itself never waits for it.
+        let acquired = DispatchQueue.getSpecific(key: Self.key) == nil && slots.wait(timeout: .now() + 1) == .success
+        queue.async {
+            block()
+            if acquired { self.slots.signal() }
+        }
+    }
+}
+#endif
 
