@@ -2,7 +2,7 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 /// Where URLSession is not the platform's own (FoundationNetworking on Linux is 3.5× slower
@@ -231,7 +231,9 @@ let package = Package(
         ),
         .testTarget(
             name: "HackerNewsAPITests",
-            dependencies: ["CourierTestSupport", "HackerNewsAPI", "Courier", "CourierConcurrency", .product(name: "CourierSandbox", package: "Sandbox")],
+            dependencies: [
+                "CourierTestSupport", "HackerNewsAPI", "Courier", "CourierConcurrency", .product(name: "CourierSandbox", package: "Sandbox"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,8 +1,9 @@
 import AlanAPI
-@testable import Courier
 import CourierLLM
-@testable import CourierSandbox
 import Foundation
+
+@testable import Courier
+@testable import CourierSandbox
 
 // libFuzzer entry for Alan's stream frames: the SSE parser (Courier's EventStreamParser) and the
 // frame decoding AlanClient.stream uses (`AlanFrame.decoding`: CourierLLM's tolerant decoding of

@@ -1,6 +1,7 @@
-@testable import Courier
 import Foundation
 import HTTPTypes
+
+@testable import Courier
 
 // libFuzzer entry for the disk cache's entry decoder (Courier's DiskEntryFormat, the real code
 // compiled from Sources/Courier/Cache).
@@ -118,29 +119,46 @@ private func use(_ response: CachedResponse) {
 // MARK: - Seeds
 
 @_cdecl("LLVMFuzzerInitialize")
-public func diskEntryFuzzInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
+public func diskEntryFuzzInitialize(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+) -> CInt {
     guard let directory = ProcessInfo.processInfo.environment["FUZZ_WRITE_SEEDS"] else { return 0 }
     let now = Date(timeIntervalSinceReferenceDate: 770_000_000)
-    func variant(_ url: String, status: Int = 200, reason: String = "OK", fields: [(String, String)], body: String, vary: [String: String] = [:]) -> CachedResponse {
-        CachedResponse(url: url, status: status, reason: reason, fields: fields.map { CachedResponse.Field(name: $0.0, value: $0.1) },
-                       body: Data(body.utf8), requestTime: now.addingTimeInterval(-0.25), responseTime: now, varyValues: vary)
+    func variant(_ url: String, status: Int = 200, reason: String = "OK", fields: [(String, String)], body: String, vary: [String: String] = [:])
+        -> CachedResponse
+    {
+        CachedResponse(
+            url: url, status: status, reason: reason, fields: fields.map { CachedResponse.Field(name: $0.0, value: $0.1) },
+            body: Data(body.utf8), requestTime: now.addingTimeInterval(-0.25), responseTime: now, varyValues: vary)
     }
     let key = "https://api.example.com/v1/items?page=1"
     let fileName = DiskEntryFormat.hashName(for: key) + "-00112233445566ff." + DiskEntryFormat.bodyExtension
     let entries: [(String, [CachedResponse], [DiskEntryFormat.Body])] = [
-        ("plain", [variant(key, fields: [("Content-Type", "application/json"), ("Cache-Control", "max-age=60"), ("ETag", "\"v1\"")], body: #"{"id":1}"#)],
-         [.inline(Data(#"{"id":1}"#.utf8))]),
+        (
+            "plain",
+            [variant(key, fields: [("Content-Type", "application/json"), ("Cache-Control", "max-age=60"), ("ETag", "\"v1\"")], body: #"{"id":1}"#)],
+            [.inline(Data(#"{"id":1}"#.utf8))]
+        ),
         ("empty", [variant(key, status: 204, reason: "No Content", fields: [], body: "")], [.inline(Data())]),
-        ("file", [variant(key, fields: [("Content-Length", "1048576"), ("Last-Modified", "Sun, 06 Nov 1994 08:49:37 GMT")], body: "")],
-         [.file(name: fileName, length: 1_048_576)]),
-        ("vary", [
-            variant(key, fields: [("Vary", "Accept-Language, Accept-Encoding"), ("Content-Language", "ko")], body: "안녕하세요",
+        (
+            "file", [variant(key, fields: [("Content-Length", "1048576"), ("Last-Modified", "Sun, 06 Nov 1994 08:49:37 GMT")], body: "")],
+            [.file(name: fileName, length: 1_048_576)]
+        ),
+        (
+            "vary",
+            [
+                variant(
+                    key, fields: [("Vary", "Accept-Language, Accept-Encoding"), ("Content-Language", "ko")], body: "안녕하세요",
                     vary: ["accept-language": "ko-kr,ko", "accept-encoding": "gzip"]),
-            variant(key, fields: [("Vary", "Accept-Language"), ("Age", "12"), ("Date", "Sun, 06 Nov 1994 08:49:37 GMT")], body: "hello",
+                variant(
+                    key, fields: [("Vary", "Accept-Language"), ("Age", "12"), ("Date", "Sun, 06 Nov 1994 08:49:37 GMT")], body: "hello",
                     vary: ["accept-language": "en"]),
-        ], [.inline(Data("안녕하세요".utf8)), .inline(Data("hello".utf8))]),
-        ("hostile", [variant(key, status: 999, reason: "\r\nX: y", fields: [("X-\u{1b}]52", "\u{0}\u{7f}"), ("", "")], body: "\u{1b}[2J")],
-         [.inline(Data("\u{1b}[2J".utf8))]),
+            ], [.inline(Data("안녕하세요".utf8)), .inline(Data("hello".utf8))]
+        ),
+        (
+            "hostile", [variant(key, status: 999, reason: "\r\nX: y", fields: [("X-\u{1b}]52", "\u{0}\u{7f}"), ("", "")], body: "\u{1b}[2J")],
+            [.inline(Data("\u{1b}[2J".utf8))]
+        ),
     ]
     for (name, variants, bodies) in entries {
         let file = [UInt8](DiskEntryFormat.encode(variants, bodies: bodies, key: key))

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import HackerNewsAPI
 
 // libFuzzer entry for Hacker News' HTML → text conversion (HTMLText.plainText and
@@ -25,7 +26,9 @@ private func expectNoControls(_ output: String, _ function: String, _ html: Stri
         switch scalar.value {
         case 0x09, 0x0A: continue
         case 0x00...0x1F, 0x7F...0x9F:
-            fuzzFailure("HTMLText.\(function) let U+\(String(scalar.value, radix: 16, uppercase: true)) through: \(html.debugDescription) → \(output.debugDescription)")
+            fuzzFailure(
+                "HTMLText.\(function) let U+\(String(scalar.value, radix: 16, uppercase: true)) through: \(html.debugDescription) → \(output.debugDescription)"
+            )
         default: continue
         }
     }

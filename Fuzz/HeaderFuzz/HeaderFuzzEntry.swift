@@ -1,7 +1,8 @@
-@testable import Courier
 import CourierTransportCore
 import Foundation
 import HTTPTypes
+
+@testable import Courier
 
 // libFuzzer entry for the parsers of header values, all fed the same input text (and each of its
 // lines): WireNumber.digits / deltaSeconds, Retry-After (HTTPResponse.retryAfter and the error it
@@ -116,7 +117,8 @@ private func checkDate(_ value: String) {
         forms.append("\(longDays[((days % 7) + 7) % 7]), \(two(day))-\(months[month - 1])-\(two(year % 100)) \(clock) GMT")  // RFC 850
     }
     for form in forms where HTTPDate.parse(form) != date {
-        fuzzFailure("HTTPDate.parse(\(value.debugDescription)) = \(date) but \(form.debugDescription) reads as \(String(describing: HTTPDate.parse(form)))")
+        fuzzFailure(
+            "HTTPDate.parse(\(value.debugDescription)) = \(date) but \(form.debugDescription) reads as \(String(describing: HTTPDate.parse(form)))")
     }
 }
 
@@ -145,8 +147,10 @@ private func checkCacheControl(_ values: [String]) {
         if let number, !(number >= 0 && number <= 2_147_483_648) { fuzzFailure("\(name) of \(values) = \(number)") }
     }
     if let maxStale = directives.maxStale, !(maxStale >= 0) { fuzzFailure("max-stale of \(values) = \(maxStale)") }
-    _ = (directives.noStore, directives.noCache, directives.mustRevalidate, directives.isPublic, directives.isPrivate,
-         directives.onlyIfCached, directives.immutable)
+    _ = (
+        directives.noStore, directives.noCache, directives.mustRevalidate, directives.isPublic, directives.isPrivate,
+        directives.onlyIfCached, directives.immutable
+    )
     for name in directives.directives.keys where name != name.lowercased() || name.isEmpty {
         fuzzFailure("directive name \(name.debugDescription) not lowercased")
     }
@@ -178,8 +182,9 @@ private func checkFields(_ bytes: [UInt8], lines: [String]) {
     let request = HTTPRequest(method: .get, scheme: "https", authority: "example.com", path: "/", headerFields: requestFields)
     let requestTime = fixedNow.addingTimeInterval(-Double(offset))
     let vary = responseFields[values: .vary].joined(separator: ", ")
-    let entry = CachedResponse(url: "https://example.com/", head: response, body: Data(), requestTime: requestTime, responseTime: fixedNow,
-                               varyValues: CachedResponse.varyValues(requestFields, vary: vary.isEmpty ? nil : vary))
+    let entry = CachedResponse(
+        url: "https://example.com/", head: response, body: Data(), requestTime: requestTime, responseTime: fixedNow,
+        varyValues: CachedResponse.varyValues(requestFields, vary: vary.isEmpty ? nil : vary))
     for now in [fixedNow, fixedNow.addingTimeInterval(86_400 * 365), Date(timeIntervalSince1970: 0)] {
         let age = entry.age(at: now)
         // The cache serves `Int(min(age, 2³¹).rounded(.down))` as Age: NaN or -∞ would trap there.

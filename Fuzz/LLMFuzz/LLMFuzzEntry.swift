@@ -1,5 +1,6 @@
-@testable import CourierLLM
 import Foundation
+
+@testable import CourierLLM
 
 // libFuzzer entry for the CourierLLM parser. Built by Fuzz/fuzz-common.sh against the CourierLLM
 // module compiled from Sources/CourierLLM (all of it, with `-enable-testing`), so internal
@@ -20,9 +21,13 @@ private let newsSchema = JSONSchema(
     types: ["object"],
     properties: [
         "summaryOfTodaysMarketSentiment": JSONSchema(types: ["string"]),
-        "articles": JSONSchema(types: ["array"], items: JSONSchema(types: ["object"], properties: [
-            "title": JSONSchema(types: ["string"]), "summary": JSONSchema(types: ["string"]),
-        ])),
+        "articles": JSONSchema(
+            types: ["array"],
+            items: JSONSchema(
+                types: ["object"],
+                properties: [
+                    "title": JSONSchema(types: ["string"]), "summary": JSONSchema(types: ["string"]),
+                ])),
     ],
     required: ["summaryOfTodaysMarketSentiment", "articles"]
 )
@@ -50,7 +55,13 @@ private func nestingDepth(_ json: String) -> Int {
     var escaped = false
     for byte in json.utf8 {
         if inString {
-            if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+            if escaped {
+                escaped = false
+            } else if byte == UInt8(ascii: "\\") {
+                escaped = true
+            } else if byte == UInt8(ascii: "\"") {
+                inString = false
+            }
             continue
         }
         switch byte {

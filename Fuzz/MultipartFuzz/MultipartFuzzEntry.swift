@@ -1,6 +1,7 @@
+import Foundation
+
 @testable import Courier
 @testable import CourierSandbox
-import Foundation
 
 // libFuzzer entry for multipart/form-data. Courier itself only writes multipart
 // (MultipartFormData, Sources/Courier/Endpoint); the one reader of multipart network bytes in the
@@ -98,24 +99,31 @@ public func multipartFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int)
         guard crlf == lines, block.filter({ $0 == 0x0D }).count == lines, block.filter({ $0 == 0x0A }).count == lines,
             let found = firstRange(of: [0x0D, 0x0A, 0x0D, 0x0A], in: written, from: head.lowerBound), found == head.upperBound - 4
         else {
-            fuzzFailure("part \(index)'s header has other lines than its own (CR/LF in its content type \(String(describing: parts[index].type?.debugDescription))): \(fuzzShow(written, limit: 800))")
+            fuzzFailure(
+                "part \(index)'s header has other lines than its own (CR/LF in its content type \(String(describing: parts[index].type?.debugDescription))): \(fuzzShow(written, limit: 800))"
+            )
         }
     }
 
     // The sandbox's reader reads plain forms back.
-    guard fuzzCheck("MULTIPART_READER"), parts.allSatisfy({ isPlain($0.name) && ($0.fileName.map(isPlain) ?? true) && ($0.type.map(isPlain) ?? true) }) else {
+    guard fuzzCheck("MULTIPART_READER"),
+        parts.allSatisfy({ isPlain($0.name) && ($0.fileName.map(isPlain) ?? true) && ($0.type.map(isPlain) ?? true) })
+    else {
         return 0
     }
     let read = MultipartText.parts(of: Data(written), boundary: boundary)
     guard read.count == parts.count else { fuzzFailure("\(parts.count) parts written, \(read.count) read back: \(fuzzShow(written, limit: 800))") }
     for (part, want) in zip(read, parts) {
         guard part.name == want.name, part.fileName == want.fileName, part.length == want.value.utf8.count,
-            part.contentType == want.type.map({
-                String(String.UnicodeScalarView($0.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
-                    .trimmingCharacters(in: .whitespaces)
-            })
+            part.contentType
+                == want.type.map({
+                    String(String.UnicodeScalarView($0.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+                        .trimmingCharacters(in: .whitespaces)
+                })
         else { fuzzFailure("part \(want) read back as \(part)") }
-        if want.value.utf8.count <= 4096, let text = part.text, text != want.value { fuzzFailure("value \(want.value.debugDescription) read as \(text.debugDescription)") }
+        if want.value.utf8.count <= 4096, let text = part.text, text != want.value {
+            fuzzFailure("value \(want.value.debugDescription) read as \(text.debugDescription)")
+        }
     }
     return 0
 }

@@ -1,5 +1,6 @@
-@testable import Courier
 import Foundation
+
+@testable import Courier
 
 // libFuzzer entry for the server-sent events parser (Courier's EventStreamParser and
 // ServerEvent.parse, the real code compiled from Sources/Courier/Events).
@@ -38,7 +39,9 @@ public func sseFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
         for chunk in chunks { chunkedEvents += try chunked.feed(chunk) }
     } catch { fuzzFailure("unlimited parser threw \(error)") }
     guard chunkedEvents == wholeEvents, chunked.lastEventID == whole.lastEventID, chunked.reconnectionTime == whole.reconnectionTime else {
-        fuzzFailure("chunking changed the outcome for \(fuzzShow(stream)):\n  whole   \(wholeEvents) \(whole.lastEventID.debugDescription) \(String(describing: whole.reconnectionTime))\n  chunked \(chunkedEvents) \(chunked.lastEventID.debugDescription) \(String(describing: chunked.reconnectionTime))")
+        fuzzFailure(
+            "chunking changed the outcome for \(fuzzShow(stream)):\n  whole   \(wholeEvents) \(whole.lastEventID.debugDescription) \(String(describing: whole.reconnectionTime))\n  chunked \(chunkedEvents) \(chunked.lastEventID.debugDescription) \(String(describing: chunked.reconnectionTime))"
+        )
     }
     let viaParse: [ServerEvent]
     do { viaParse = try ServerEvent.parse(chunks) } catch { fuzzFailure("ServerEvent.parse threw \(error)") }
@@ -47,7 +50,9 @@ public func sseFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
     // The rules, read independently.
     let reference = ReferenceReader.read(stream)
     guard reference.events == wholeEvents, reference.lastEventID == whole.lastEventID, reference.reconnectionTime == whole.reconnectionTime else {
-        fuzzFailure("parser and WHATWG reference differ for \(fuzzShow(stream)):\n  parser    \(wholeEvents) \(whole.lastEventID.debugDescription) \(String(describing: whole.reconnectionTime))\n  reference \(reference.events) \(reference.lastEventID.debugDescription) \(String(describing: reference.reconnectionTime))")
+        fuzzFailure(
+            "parser and WHATWG reference differ for \(fuzzShow(stream)):\n  parser    \(wholeEvents) \(whole.lastEventID.debugDescription) \(String(describing: whole.reconnectionTime))\n  reference \(reference.events) \(reference.lastEventID.debugDescription) \(String(describing: reference.reconnectionTime))"
+        )
     }
 
     // With a limit: the events before a failure are the unlimited reading's first ones, and none
@@ -66,7 +71,8 @@ public func sseFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
     // The limit counts the bytes received; an event's text may be up to 3× as long in UTF-8
     // (each invalid byte becomes U+FFFD, three bytes).
     if fuzzCheck("SSE_LIMIT"), let big = limitedEvents.first(where: { $0.data.utf8.count > 3 * limit }) {
-        fuzzFailure("an event of \(big.data.utf8.count) data bytes passed a \(limit)-byte limit (stream \(fuzzShow(stream)), chunks \(chunks.map(\.count)))")
+        fuzzFailure(
+            "an event of \(big.data.utf8.count) data bytes passed a \(limit)-byte limit (stream \(fuzzShow(stream)), chunks \(chunks.map(\.count)))")
     }
 
     // After a break the parser starts over (a BOM again, no pending block) but keeps the ID.
@@ -110,8 +116,10 @@ private enum ReferenceReader {
                 // Dispatch: nothing when no data line came; the trailing LF is dropped.
                 if sawData {
                     if dataBuffer.last == 0x0A { dataBuffer.removeLast() }
-                    events.append(ServerEvent(id: blockID, event: eventType, data: String(decoding: dataBuffer, as: UTF8.self),
-                                              retry: blockRetry, lastEventID: lastEventID))
+                    events.append(
+                        ServerEvent(
+                            id: blockID, event: eventType, data: String(decoding: dataBuffer, as: UTF8.self),
+                            retry: blockRetry, lastEventID: lastEventID))
                 }
                 dataBuffer = []
                 sawData = false

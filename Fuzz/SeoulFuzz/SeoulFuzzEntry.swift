@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SeoulCultureAPI
 
 // libFuzzer entry for the Seoul Open Data answer parser: SeoulJSONScanner (the fast path) and
@@ -35,7 +36,8 @@ public func seoulFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> 
     }
     let referencePrograms = outcome { () throws(SeoulAPIError) in try SeoulAnswerParser.programs(body, reading: .foundation) }
     guard fastPrograms == referencePrograms else {
-        fuzzFailure("scanned programs and JSONDecoder's differ on \(fuzzShow(body)):\n  scanner    \(fastPrograms)\n  JSONDecoder \(referencePrograms)")
+        fuzzFailure(
+            "scanned programs and JSONDecoder's differ on \(fuzzShow(body)):\n  scanner    \(fastPrograms)\n  JSONDecoder \(referencePrograms)")
     }
     return 0
 }
@@ -53,8 +55,11 @@ private func outcome<T>(_ body: () throws(SeoulAPIError) -> T) -> Result<T, Seou
 private func hasLeadingZero(_ body: Data) -> Bool {
     let bytes = [UInt8](body)
     for index in bytes.indices.dropFirst().dropLast() where bytes[index] == UInt8(ascii: "0") {
-        let before = bytes[index - 1], after = bytes[index + 1]
-        if (0x30...0x39).contains(after), [UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: ","), UInt8(ascii: "-"), 0x20, 0x09, 0x0A, 0x0D].contains(before) {
+        let before = bytes[index - 1]
+        let after = bytes[index + 1]
+        if (0x30...0x39).contains(after),
+            [UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: ","), UInt8(ascii: "-"), 0x20, 0x09, 0x0A, 0x0D].contains(before)
+        {
             return true
         }
     }

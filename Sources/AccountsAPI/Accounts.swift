@@ -183,8 +183,9 @@ public actor Accounts {
 
     /// Makes `login` the current session (and saves it when there is a credentials file).
     private func keep(_ login: LoginResponse, username: String) throws(AccountsError) {
-        let session = AccountsSession(server: server, userId: login.userId, username: username, token: login.token,
-                                      expiresAt: login.expiresAt, refreshToken: login.refreshToken)
+        let session = AccountsSession(
+            server: server, userId: login.userId, username: username, token: login.token,
+            expiresAt: login.expiresAt, refreshToken: login.refreshToken)
         holder.session = session
         try credentials?.save(session, for: server)
     }

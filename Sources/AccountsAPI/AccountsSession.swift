@@ -43,7 +43,11 @@ public struct AccountsSession: Codable, Sendable, Equatable, CustomStringConvert
     }
 
     public var customMirror: Mirror {
-        Mirror(self, children: ["server": server, "userId": userId, "username": username, "token": token == nil ? "nil" : "<redacted>",
-                                "refreshToken": refreshToken == nil ? "nil" : "<redacted>", "expiresAt": expiresAt as Any])
+        Mirror(
+            self,
+            children: [
+                "server": server, "userId": userId, "username": username, "token": token == nil ? "nil" : "<redacted>",
+                "refreshToken": refreshToken == nil ? "nil" : "<redacted>", "expiresAt": expiresAt as Any,
+            ])
     }
 }

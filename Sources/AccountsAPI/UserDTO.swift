@@ -57,8 +57,10 @@ public struct LoginResponse: Codable, Sendable, Equatable {
     public var refreshExpiresAt: Date?
 
     /// Creates the response.
-    public init(userId: Int, message: String, token: String? = nil, expiresAt: Date? = nil,
-                refreshToken: String? = nil, refreshExpiresAt: Date? = nil) {
+    public init(
+        userId: Int, message: String, token: String? = nil, expiresAt: Date? = nil,
+        refreshToken: String? = nil, refreshExpiresAt: Date? = nil
+    ) {
         self.userId = userId
         self.message = message
         self.token = token
@@ -189,8 +191,12 @@ extension LoginResponse: CustomStringConvertible, CustomReflectable {
     }
 
     public var customMirror: Mirror {
-        Mirror(self, children: ["userId": userId, "message": message, "token": token == nil ? "nil" : "<redacted>", "expiresAt": expiresAt as Any,
-                                "refreshToken": refreshToken == nil ? "nil" : "<redacted>"])
+        Mirror(
+            self,
+            children: [
+                "userId": userId, "message": message, "token": token == nil ? "nil" : "<redacted>", "expiresAt": expiresAt as Any,
+                "refreshToken": refreshToken == nil ? "nil" : "<redacted>",
+            ])
     }
 }
 

@@ -32,8 +32,10 @@ public struct AlanClient: Sendable {
     public static let defaultMaxURLLength = 8 * 1024
 
     /// A client over `network`.
-    public init(network: NetworkClient, clientIDs: AlanClientIDs, defaultTask: AlanTask = .general,
-                maxURLLength: Int = AlanClient.defaultMaxURLLength) {
+    public init(
+        network: NetworkClient, clientIDs: AlanClientIDs, defaultTask: AlanTask = .general,
+        maxURLLength: Int = AlanClient.defaultMaxURLLength
+    ) {
         self.network = network
         self.clientIDs = clientIDs
         self.defaultTask = defaultTask
@@ -47,12 +49,15 @@ public struct AlanClient: Sendable {
     /// ```swift
     /// let alan = AlanClient(baseURL: sandbox.baseURL.appendingPathComponent("alan"), clientIDs: .single("test"))
     /// ```
-    public init(baseURL: URL = AlanAPI.defaultBaseURL, clientIDs: AlanClientIDs, defaultTask: AlanTask = .general,
-                maxURLLength: Int = AlanClient.defaultMaxURLLength, configuration: NetworkClient.Configuration = .init()) {
+    public init(
+        baseURL: URL = AlanAPI.defaultBaseURL, clientIDs: AlanClientIDs, defaultTask: AlanTask = .general,
+        maxURLLength: Int = AlanClient.defaultMaxURLLength, configuration: NetworkClient.Configuration = .init()
+    ) {
         var configuration = configuration
         configuration.baseURL = baseURL
-        self.init(network: NetworkClient(configuration: configuration), clientIDs: clientIDs,
-                  defaultTask: defaultTask, maxURLLength: maxURLLength)
+        self.init(
+            network: NetworkClient(configuration: configuration), clientIDs: clientIDs,
+            defaultTask: defaultTask, maxURLLength: maxURLLength)
     }
 
     /// Asks `prompt` and returns the whole answer. A 500 resets the task's conversation and asks
@@ -98,8 +103,9 @@ public struct AlanClient: Sendable {
         return AlanStream(
             endpoint: opened,
             open: { endpoint in
-                network.events(endpoint, as: AlanFrame.self, decoding: AlanFrame.decoding,
-                               options: EventStreamOptions(idleTimeout: .seconds(120)))
+                network.events(
+                    endpoint, as: AlanFrame.self, decoding: AlanFrame.decoding,
+                    options: EventStreamOptions(idleTimeout: .seconds(120)))
             },
             resetBeforeRetry: {
                 logger.notice("Alan stream answered 500: resetting the conversation and streaming once more", metadata: ["task": "\(task)"])

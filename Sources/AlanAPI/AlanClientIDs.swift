@@ -25,8 +25,10 @@ public struct AlanClientIDs: Sendable, CustomStringConvertible, CustomReflectabl
 
     /// Keys from `environment`: `ALAN_CLIENT_ID` for every task, `ALAN_CLIENT_ID_<TASK>` (e.g.
     /// `ALAN_CLIENT_ID_COIN_REPORT`) for one task, taking precedence.
-    public static func environment(_ environment: [String: String] = ProcessInfo.processInfo.environment,
-                                   tasks: [AlanTask] = AlanTask.seedTasks + [.general]) -> AlanClientIDs {
+    public static func environment(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment,
+        tasks: [AlanTask] = AlanTask.seedTasks + [.general]
+    ) -> AlanClientIDs {
         var byTask: [AlanTask: String] = [:]
         for task in tasks {
             if let key = environment[task.environmentName] { byTask[task] = key }

@@ -30,8 +30,10 @@ public enum AlanSandboxControl: Endpoint {
         public var tokenDelayMs: Int?
 
         /// Settings; nil fields stay as they are.
-        public init(quota: Int? = nil, failNext: Int? = nil, overviewMs: Int? = nil, weeklyMs: Int? = nil,
-                    todayMs: Int? = nil, otherMs: Int? = nil, tokenDelayMs: Int? = nil) {
+        public init(
+            quota: Int? = nil, failNext: Int? = nil, overviewMs: Int? = nil, weeklyMs: Int? = nil,
+            todayMs: Int? = nil, otherMs: Int? = nil, tokenDelayMs: Int? = nil
+        ) {
             self.quota = quota
             self.failNext = failNext
             self.overviewMs = overviewMs
@@ -42,8 +44,10 @@ public enum AlanSandboxControl: Endpoint {
         }
 
         var parameters: RequestParameters {
-            let all: [String: Int?] = ["quota": quota, "failNext": failNext, "overviewMs": overviewMs, "weeklyMs": weeklyMs,
-                                       "todayMs": todayMs, "otherMs": otherMs, "tokenDelayMs": tokenDelayMs]
+            let all: [String: Int?] = [
+                "quota": quota, "failNext": failNext, "overviewMs": overviewMs, "weeklyMs": weeklyMs,
+                "todayMs": todayMs, "otherMs": otherMs, "tokenDelayMs": tokenDelayMs,
+            ]
             return all.compactMapValues { $0 }
         }
     }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Synchronization
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -248,7 +248,8 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
     }
 
     /// `request` as AsyncHTTPClient's request.
-    private static func outgoing(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, group: any EventLoopGroup) async throws -> HTTPClient.Request {
+    private static func outgoing(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, group: any EventLoopGroup) async throws -> HTTPClient.Request
+    {
         var headers = HTTPHeaders()
         headers.reserveCapacity(request.headerFields.count)
         for field in request.headerFields {

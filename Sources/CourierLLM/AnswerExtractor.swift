@@ -75,18 +75,24 @@ struct AnswerExtractor {
         return lhs.order > rhs.order
     }
 
-    private func add(_ value: JSONValue, _ repairs: [Repair], _ truncated: Bool, _ hasOrphans: Bool, structural: Int,
-                     _ meta: Meta, into list: inout [Interpretation]) {
+    private func add(
+        _ value: JSONValue, _ repairs: [Repair], _ truncated: Bool, _ hasOrphans: Bool, structural: Int,
+        _ meta: Meta, into list: inout [Interpretation]
+    ) {
         var resolved = value
         var allRepairs = repairs
         if hasOrphans { resolved = OrphanResolver.resolve(value, shape, &allRepairs) }
         let score = shape.map { ShapeMatcher.fit(resolved, $0) } ?? 1
-        list.append(Interpretation(value: resolved, repairs: allRepairs, truncated: truncated, score: score,
-                                   structural: structural, inFence: meta.inFence, size: meta.size, order: meta.order))
+        list.append(
+            Interpretation(
+                value: resolved, repairs: allRepairs, truncated: truncated, score: score,
+                structural: structural, inFence: meta.inFence, size: meta.size, order: meta.order))
     }
 
-    private func expand(_ value: JSONValue, _ repairs: [Repair], _ truncated: Bool, _ hasOrphans: Bool, level: Int,
-                        _ meta: Meta, into list: inout [Interpretation]) {
+    private func expand(
+        _ value: JSONValue, _ repairs: [Repair], _ truncated: Bool, _ hasOrphans: Bool, level: Int,
+        _ meta: Meta, into list: inout [Interpretation]
+    ) {
         add(value, repairs, truncated, hasOrphans, structural: level, meta, into: &list)
         guard let shape, level < 2 else { return }
         switch value {
@@ -99,8 +105,9 @@ struct AnswerExtractor {
                     let inner = CandidateFinder(bytes: Array(text.utf8)).candidates(allowScalars: false)
                     for candidate in inner {
                         let nested = repairs + [.unwrappedField(member.key), .unwrappedNestedString] + candidate.repairs
-                        expand(candidate.value, nested, truncated || candidate.truncated, candidate.hasOrphans,
-                               level: level + 1, meta, into: &list)
+                        expand(
+                            candidate.value, nested, truncated || candidate.truncated, candidate.hasOrphans,
+                            level: level + 1, meta, into: &list)
                     }
                 default:
                     break
@@ -127,9 +134,11 @@ struct AnswerExtractor {
             if last > index {
                 let group = candidates[index...last]
                 let repairs = [Repair.wrappedInArray] + group.flatMap(\.repairs)
-                let meta = Meta(inFence: group.allSatisfy(\.inFence), size: group.reduce(0) { $0 + $1.end - $1.start },
-                                order: last)
-                add(.array(group.map(\.value)), repairs, group.contains(where: \.truncated), group.contains(where: \.hasOrphans),
+                let meta = Meta(
+                    inFence: group.allSatisfy(\.inFence), size: group.reduce(0) { $0 + $1.end - $1.start },
+                    order: last)
+                add(
+                    .array(group.map(\.value)), repairs, group.contains(where: \.truncated), group.contains(where: \.hasOrphans),
                     structural: shape == nil ? 0 : 1, meta, into: &list)
             }
             index = last + 1
@@ -153,8 +162,10 @@ struct AnswerExtractor {
     }
 
     /// Keys an API envelope around a model's message may have besides the message itself.
-    static let envelopeKeys: Set<String> = ["action", "role", "type", "id", "model", "status", "name", "speak", "created",
-                                            "usage", "finish_reason", "index", "object"]
+    static let envelopeKeys: Set<String> = [
+        "action", "role", "type", "id", "model", "status", "name", "speak", "created",
+        "usage", "finish_reason", "index", "object",
+    ]
 
     /// Without a shape, an API envelope such as `{"action": …, "content": "…"}` is not the
     /// answer: the JSON inside its message is (or, when there is none, nothing is).
@@ -162,12 +173,13 @@ struct AnswerExtractor {
         var result: [Candidate] = []
         for candidate in candidates {
             guard case .object(let members) = candidate.value,
-                  let message = members.first(where: { member in
-                      if case .string = member.value { return messageKeys.contains(member.key) }
-                      return false
-                  }),
-                  case .string(let text) = message.value,
-                  members.allSatisfy({ $0.key == message.key || envelopeKeys.contains($0.key) }) else {
+                let message = members.first(where: { member in
+                    if case .string = member.value { return messageKeys.contains(member.key) }
+                    return false
+                }),
+                case .string(let text) = message.value,
+                members.allSatisfy({ $0.key == message.key || envelopeKeys.contains($0.key) })
+            else {
                 result.append(candidate)
                 continue
             }

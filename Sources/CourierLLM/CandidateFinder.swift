@@ -48,7 +48,8 @@ struct CandidateFinder {
             var contentStart = open + 3
             var lineEnd = contentStart
             while lineEnd < count, bytes[lineEnd] != ByteClass.newline, bytes[lineEnd] != UInt8(ascii: "{"),
-                  bytes[lineEnd] != UInt8(ascii: "[") { lineEnd += 1 }
+                bytes[lineEnd] != UInt8(ascii: "[")
+            { lineEnd += 1 }
             if lineEnd < count, bytes[lineEnd] == ByteClass.newline { contentStart = lineEnd + 1 } else { contentStart = lineEnd }
             if let close = findTicks(from: contentStart) {
                 result.append(Fence(outerStart: open, contentStart: contentStart, contentEnd: close, outerEnd: close + 3))
@@ -153,8 +154,10 @@ struct CandidateFinder {
         }
     }
 
-    private func make(_ value: JSONValue, _ parser: TolerantParser, _ start: Int, _ end: Int, region: (Int, Int),
-                      fence: Fence?, covers: Bool) -> Candidate {
+    private func make(
+        _ value: JSONValue, _ parser: TolerantParser, _ start: Int, _ end: Int, region: (Int, Int),
+        fence: Fence?, covers: Bool
+    ) -> Candidate {
         var repairs: [Repair] = []
         if fence != nil { repairs.append(.strippedFence) }
         var prose = start > region.0 || end < region.1
@@ -165,8 +168,9 @@ struct CandidateFinder {
         }
         if prose { repairs.append(.strippedProse) }
         repairs.append(contentsOf: parser.repairs)
-        return Candidate(value: value, repairs: repairs, truncated: parser.truncated, hasOrphans: parser.sawOrphans,
-                         start: start, end: end, inFence: fence != nil, coversRegion: covers)
+        return Candidate(
+            value: value, repairs: repairs, truncated: parser.truncated, hasOrphans: parser.sawOrphans,
+            start: start, end: end, inFence: fence != nil, coversRegion: covers)
     }
 
     /// The answer with JSON string escapes decoded (for answers that are escaped JSON text

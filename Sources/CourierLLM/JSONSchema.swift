@@ -23,8 +23,10 @@ public struct JSONSchema: Sendable, Decodable, Equatable {
     public static let knownTypes: Set<String> = ["object", "array", "string", "number", "integer", "boolean", "null"]
 
     /// Creates a schema from its parts.
-    public init(types: [String] = [], properties: [String: JSONSchema] = [:], required: [String] = [],
-                items: JSONSchema? = nil, alternatives: [JSONSchema] = []) {
+    public init(
+        types: [String] = [], properties: [String: JSONSchema] = [:], required: [String] = [],
+        items: JSONSchema? = nil, alternatives: [JSONSchema] = []
+    ) {
         self.types = types
         self.properties = properties
         self.required = required
@@ -98,8 +100,9 @@ public struct JSONSchema: Sendable, Decodable, Equatable {
         case .array(let item): self.init(types: ["array"], items: JSONSchema(shape: item))
         case .union(let options): self.init(alternatives: options.map(JSONSchema.init(shape:)))
         case .object(let object):
-            self.init(types: ["object"], properties: object.properties.mapValues(JSONSchema.init(shape:)),
-                      required: object.keys.filter { object.required.contains($0) })
+            self.init(
+                types: ["object"], properties: object.properties.mapValues(JSONSchema.init(shape:)),
+                required: object.keys.filter { object.required.contains($0) })
         }
     }
 
@@ -116,8 +119,11 @@ public struct JSONSchema: Sendable, Decodable, Equatable {
             switch type {
             case "object":
                 let keys = properties.keys.sorted()
-                options.append(.object(ObjectShape(keys: keys, properties: properties.mapValues(\.shape),
-                                                   required: Set(required), isOpen: properties.isEmpty)))
+                options.append(
+                    .object(
+                        ObjectShape(
+                            keys: keys, properties: properties.mapValues(\.shape),
+                            required: Set(required), isOpen: properties.isEmpty)))
             case "array": options.append(.array(items?.shape ?? .any))
             case "string": options.append(.string)
             case "number": options.append(.number)

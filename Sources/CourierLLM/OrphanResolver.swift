@@ -32,11 +32,13 @@ enum OrphanResolver {
             let itemShape = object.flatMap { $0.properties[key] }?.itemShape
             let resolved = orphans.map { resolve($0, itemShape, &repairs) }
             if let existing = members.firstIndex(where: { !$0.isOrphanGroup && $0.key == key }),
-               case .array(let current) = members[existing].value {
+                case .array(let current) = members[existing].value
+            {
                 members[existing].value = .array(current + resolved)
                 members.remove(at: groupIndex)
             } else if let existing = members.firstIndex(where: { !$0.isOrphanGroup && $0.key == key }),
-                      case .object = members[existing].value {
+                case .object = members[existing].value
+            {
                 // The key is there but its `[` is not (`"articles": {…}, {…}]`): its object is the
                 // array's first element, the orphans that follow are the rest.
                 members[existing].value = .array([resolve(members[existing].value, itemShape, &repairs)] + resolved)
@@ -55,8 +57,9 @@ enum OrphanResolver {
     /// when they look like siblings (no array key of the item fits them), they are put back.
     private static func hoistSiblings(_ element: JSONValue, _ item: Shape?) -> (JSONValue, [JSONValue]) {
         guard case .object(var members) = element,
-              let groupIndex = members.firstIndex(where: \.isOrphanGroup),
-              case .array(let orphans) = members[groupIndex].value else { return (element, []) }
+            let groupIndex = members.firstIndex(where: \.isOrphanGroup),
+            case .array(let orphans) = members[groupIndex].value
+        else { return (element, []) }
         let ownKeys = Set(members.filter { !$0.isOrphanGroup }.map(\.key))
         let siblingLike = orphans.allSatisfy { orphan in
             guard case .object(let fields) = orphan else { return false }

@@ -65,8 +65,10 @@ final class ShapeNode {
         case .array(let item): return .array(item.shape)
         case .object:
             let required = Set(keys.filter { !optionalKeys.contains($0) })
-            return .object(ObjectShape(keys: keys, properties: children.mapValues(\.shape),
-                                       required: partial ? [] : required, isOpen: partial))
+            return .object(
+                ObjectShape(
+                    keys: keys, properties: children.mapValues(\.shape),
+                    required: partial ? [] : required, isOpen: partial))
         }
     }
 

@@ -41,13 +41,17 @@ extension TolerantParser {
         while pos < end {
             let byte = bytes[pos]
             if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || byte == ByteClass.newline
-                || byte == ByteClass.quote || byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") { break }
+                || byte == ByteClass.quote || byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[")
+            {
+                break
+            }
             pos += 1
         }
         var stop = pos
         while stop > start, ByteClass.isSpace(bytes[stop - 1]) { stop -= 1 }
         guard stop > start, pos < end, bytes[pos] != ByteClass.quote, bytes[pos] != UInt8(ascii: "{"),
-              bytes[pos] != UInt8(ascii: "[") else {
+            bytes[pos] != UInt8(ascii: "[")
+        else {
             pos = start
             return nil
         }
@@ -192,7 +196,9 @@ extension TolerantParser {
         while cursor < end, cursor - start < 300 {
             let byte = bytes[cursor]
             switch byte {
-            case ByteClass.backslash: cursor += 2; continue
+            case ByteClass.backslash:
+                cursor += 2
+                continue
             case ByteClass.newline, ByteClass.quote, UInt8(ascii: "{"), UInt8(ascii: "}"): return nil
             case UInt8(ascii: "["): depth += 1
             case UInt8(ascii: "]"):
@@ -234,7 +240,8 @@ extension TolerantParser {
     /// A Markdown link `[text](url)` used as a value: returns the URL and advances past it.
     mutating func markdownLink() -> String? {
         guard let close = bracketEnd(from: pos), close > pos + 1, close + 1 < end, bytes[close + 1] == UInt8(ascii: "("),
-              let after = linkEnd(from: close + 1) else { return nil }
+            let after = linkEnd(from: close + 1)
+        else { return nil }
         let url = String(decoding: bytes[(close + 2)..<(after - 1)], as: UTF8.self)
         pos = after
         return url

@@ -42,6 +42,15 @@ extension TolerantParser {
         return .value(.string(String(decoding: scratch, as: UTF8.self)))
     }
 
+    /// The control character of `\n`, `\t`, `\r`, `\b` and `\f`, by the escape's letter.
+    private static let controlEscapes: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 128)
+        for (letter, control) in [("n", 0x0A), ("t", 0x09), ("r", 0x0D), ("b", 0x08), ("f", 0x0C)] as [(Character, UInt8)] {
+            table[Int(letter.asciiValue!)] = control
+        }
+        return table
+    }()
+
     /// Appends the character of the escape sequence at `pos` (a backslash) and advances.
     private mutating func appendEscape(_ kind: QuoteKind) {
         let escaped = bytes[pos + 1]
@@ -49,11 +58,9 @@ extension TolerantParser {
         case ByteClass.quote, ByteClass.backslash, UInt8(ascii: "/"):
             scratch.append(escaped)
             pos += 2
-        case UInt8(ascii: "n"): scratch.append(0x0A); pos += 2
-        case UInt8(ascii: "t"): scratch.append(0x09); pos += 2
-        case UInt8(ascii: "r"): scratch.append(0x0D); pos += 2
-        case UInt8(ascii: "b"): scratch.append(0x08); pos += 2
-        case UInt8(ascii: "f"): scratch.append(0x0C); pos += 2
+        case UInt8(ascii: "n"), UInt8(ascii: "t"), UInt8(ascii: "r"), UInt8(ascii: "b"), UInt8(ascii: "f"):
+            scratch.append(Self.controlEscapes[Int(escaped)])
+            pos += 2
         case ByteClass.apostrophe:
             if kind == .double { note(.fixedInvalidEscape) }
             scratch.append(escaped)
@@ -95,7 +102,8 @@ extension TolerantParser {
         guard let high = hexValue(at: pos + 2) else { return nil }
         if (0xD800...0xDBFF).contains(high) {
             if pos + 7 < end, bytes[pos + 6] == ByteClass.backslash, bytes[pos + 7] == UInt8(ascii: "u"),
-               let low = hexValue(at: pos + 8), (0xDC00...0xDFFF).contains(low) {
+                let low = hexValue(at: pos + 8), (0xDC00...0xDFFF).contains(low)
+            {
                 pos += 12
                 return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
             }
@@ -164,7 +172,7 @@ extension TolerantParser {
         guard cursor < end else { return true }
         switch bytes[cursor] {
         case ByteClass.quote, ByteClass.apostrophe, UInt8(ascii: "}"), UInt8(ascii: "{"), UInt8(ascii: ","),
-             UInt8(ascii: "]"), UInt8(ascii: "*"):
+            UInt8(ascii: "]"), UInt8(ascii: "*"):
             return true
         case UInt8(ascii: "/"):
             return startsComment(at: cursor)
@@ -180,7 +188,7 @@ extension TolerantParser {
         let byte = bytes[cursor]
         switch byte {
         case ByteClass.quote, ByteClass.apostrophe, UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "]"),
-             UInt8(ascii: ","), UInt8(ascii: "-"):
+            UInt8(ascii: ","), UInt8(ascii: "-"):
             return true
         case UInt8(ascii: "/"):
             return startsComment(at: cursor)

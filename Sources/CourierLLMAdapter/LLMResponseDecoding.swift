@@ -37,10 +37,12 @@ public struct LLMResponseDecoding: ResponseDecoding {
             case .noJSON(let modelText):
                 throw .modelRefusal(modelText)
             case .typeMismatch(let candidates, let lastError):
-                throw .decodingError(.dataCorrupted(.init(
-                    codingPath: [],
-                    debugDescription: "\(candidates) JSON candidate(s) in the answer, none is a \(T.self): \(lastError)"
-                )))
+                throw .decodingError(
+                    .dataCorrupted(
+                        .init(
+                            codingPath: [],
+                            debugDescription: "\(candidates) JSON candidate(s) in the answer, none is a \(T.self): \(lastError)"
+                        )))
             }
         }
     }
@@ -51,9 +53,12 @@ public struct LLMResponseDecoding: ResponseDecoding {
         var node: Any? = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
         for key in keyPath { node = (node as? [String: Any])?[key] }
         guard let node else {
-            throw .decodingError(.keyNotFound(AnswerKey(keyPath.last ?? ""), .init(
-                codingPath: keyPath.dropLast().map(AnswerKey.init), debugDescription: "No answer at \(keyPath.joined(separator: "."))"
-            )))
+            throw .decodingError(
+                .keyNotFound(
+                    AnswerKey(keyPath.last ?? ""),
+                    .init(
+                        codingPath: keyPath.dropLast().map(AnswerKey.init), debugDescription: "No answer at \(keyPath.joined(separator: "."))"
+                    )))
         }
         if let text = node as? String { return text }
         // The field already holds structured JSON: decode it as it is.

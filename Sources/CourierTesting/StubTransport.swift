@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import Synchronization
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -111,7 +112,8 @@ public final class StubTransport: ClientTransport, Sendable {
         }
         try Task.checkCancellation()
         guard let answer else {
-            let message = "StubTransport: no stub for \(request.method.rawValue) \(full); stubs: \(known.isEmpty ? "none" : known.joined(separator: ", "))"
+            let message =
+                "StubTransport: no stub for \(request.method.rawValue) \(full); stubs: \(known.isEmpty ? "none" : known.joined(separator: ", "))"
             onUnmatched(message)
             throw URLError(.resourceUnavailable, userInfo: [NSLocalizedDescriptionKey: message])
         }

@@ -40,8 +40,10 @@ public struct CallTraits: Sendable, Equatable {
 
     /// Traits with the defaults: automatic authorization, idempotency by method, de-duplicable,
     /// the standard cache policy.
-    public init(authorization: Authorization = .automatic, idempotent: Bool? = nil, deduplicable: Bool = true,
-                cachePolicy: CachePolicy = .standard) {
+    public init(
+        authorization: Authorization = .automatic, idempotent: Bool? = nil, deduplicable: Bool = true,
+        cachePolicy: CachePolicy = .standard
+    ) {
         self.authorization = authorization
         self.idempotent = idempotent
         self.deduplicable = deduplicable

@@ -1,6 +1,7 @@
 import Courier
 import CourierConcurrency
 import Foundation
+
 #if canImport(CourierAsyncHTTPClient)
 import CourierAsyncHTTPClient
 #endif

@@ -51,11 +51,30 @@ public struct CulturalEventRow: Codable, Sendable, Equatable {
     public var time: String
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case codeName = "CODENAME", district = "GUNAME", title = "TITLE", dateRange = "DATE", place = "PLACE"
-        case organization = "ORG_NAME", target = "USE_TRGT", fee = "USE_FEE", inquiry = "INQUIRY", player = "PLAYER"
-        case program = "PROGRAM", etcDescription = "ETC_DESC", orgLink = "ORG_LINK", mainImage = "MAIN_IMG"
-        case registered = "RGSTDATE", ticket = "TICKET", startDate = "STRTDATE", endDate = "END_DATE"
-        case themeCode = "THEMECODE", lot = "LOT", lat = "LAT", isFree = "IS_FREE", homepage = "HMPG_ADDR", time = "PRO_TIME"
+        case codeName = "CODENAME"
+        case district = "GUNAME"
+        case title = "TITLE"
+        case dateRange = "DATE"
+        case place = "PLACE"
+        case organization = "ORG_NAME"
+        case target = "USE_TRGT"
+        case fee = "USE_FEE"
+        case inquiry = "INQUIRY"
+        case player = "PLAYER"
+        case program = "PROGRAM"
+        case etcDescription = "ETC_DESC"
+        case orgLink = "ORG_LINK"
+        case mainImage = "MAIN_IMG"
+        case registered = "RGSTDATE"
+        case ticket = "TICKET"
+        case startDate = "STRTDATE"
+        case endDate = "END_DATE"
+        case themeCode = "THEMECODE"
+        case lot = "LOT"
+        case lat = "LAT"
+        case isFree = "IS_FREE"
+        case homepage = "HMPG_ADDR"
+        case time = "PRO_TIME"
     }
 
     /// A row; every field defaults to `""`.

@@ -57,7 +57,9 @@ public struct CulturalProgram: Codable, Sendable, Equatable, Identifiable {
     // time to build 10,000 programs (SeoulBenchmark). JSON keys are the URL-typed names.
     enum CodingKeys: String, CodingKey {
         case id, title, category, district, place, startDate, endDate, isFree, fee, latitude, longitude
-        case homepageLink = "homepage", ticketLink = "ticketURL", imageLink = "imageURL"
+        case homepageLink = "homepage"
+        case ticketLink = "ticketURL"
+        case imageLink = "imageURL"
         case organization, target, player, program, notes, inquiry, time, ticket
     }
 
@@ -137,7 +139,8 @@ extension CulturalProgram {
     /// Seoul's latitude and longitude ranges: LAT and LOT are trusted by value, not by name
     /// (the data had them swapped for a while; the seed app swapped them back on purpose).
     public static func coordinates(_ a: String, _ b: String) -> (latitude: Double?, longitude: Double?) {
-        let latitudes = 33.0...39.0, longitudes = 124.0...132.0
+        let latitudes = 33.0...39.0
+        let longitudes = 124.0...132.0
         guard let x = Double(FieldText.trimmed(a)), let y = Double(FieldText.trimmed(b)) else { return (nil, nil) }
         if latitudes.contains(x), longitudes.contains(y) { return (x, y) }
         if latitudes.contains(y), longitudes.contains(x) { return (y, x) }

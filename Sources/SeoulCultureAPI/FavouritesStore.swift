@@ -21,7 +21,8 @@ public actor FavouritesStore {
 
     /// `$XDG_DATA_HOME/courier/raon/favourites.sqlite`, or `~/.local/share/courier/raon/…`.
     public static func defaultFile(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+        let base =
+            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
         return base.appendingPathComponent("courier/raon/favourites.sqlite")
     }
@@ -67,11 +68,12 @@ public actor FavouritesStore {
             do {
                 _ = try await connection.query("PRAGMA journal_mode = WAL")
                 break
-            } catch where attempt < 20 && String(describing: error).contains("locked") {
+            } catch  where attempt < 20 && String(describing: error).contains("locked") {
                 try await Task.sleep(for: .milliseconds(50 * attempt))
             }
         }
-        _ = try await connection.query("""
+        _ = try await connection.query(
+            """
             CREATE TABLE IF NOT EXISTS favourites (
                 id TEXT PRIMARY KEY,
                 program TEXT NOT NULL,
@@ -86,7 +88,8 @@ public actor FavouritesStore {
     public func add(_ program: CulturalProgram) async throws -> Bool {
         let data = String(decoding: try JSONEncoder().encode(program), as: UTF8.self)
         let existed = try await connection.query("SELECT 1 FROM favourites WHERE id = ?", [.text(program.id)]).isEmpty == false
-        _ = try await connection.query("""
+        _ = try await connection.query(
+            """
             INSERT INTO favourites (id, program, start_date, added_at) VALUES (?, ?, ?, ?)
             ON CONFLICT(id) DO UPDATE SET program = excluded.program, start_date = excluded.start_date
             """, [.text(program.id), .text(data), .text(program.startDate.description), .float(Date().timeIntervalSince1970)])

@@ -11,7 +11,9 @@ enum FieldText {
         let scalars = text.unicodeScalars
         guard let first = scalars.first, let last = scalars.last else { return text }
         guard isWhiteSpace(first) || isWhiteSpace(last) else { return text }
-        guard let start = scalars.firstIndex(where: { !isWhiteSpace($0) }), let end = scalars.lastIndex(where: { !isWhiteSpace($0) }) else { return "" }
+        guard let start = scalars.firstIndex(where: { !isWhiteSpace($0) }), let end = scalars.lastIndex(where: { !isWhiteSpace($0) }) else {
+            return ""
+        }
         return String(scalars[start...end])
     }
 
@@ -34,7 +36,8 @@ enum FieldText {
     /// Whether every byte is printable ASCII (0x21–0x7E), looked at eight at a time.
     static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
         var index = 0
         while index + 8 <= bytes.count {
             let word = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: index, as: UInt64.self)

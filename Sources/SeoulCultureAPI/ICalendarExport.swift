@@ -13,9 +13,12 @@ public enum ICalendarExport {
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Courier//Raon Seoul culture//KO", "CALSCALE:GREGORIAN", "METHOD:PUBLISH"]
         let dtstamp = utcStamp(stamp)
         for program in programs {
-            lines += ["BEGIN:VEVENT", "UID:\(program.id)@raon.courier", "DTSTAMP:\(dtstamp)",
-                      "DTSTART;VALUE=DATE:\(program.startDate.basicFormat)", "DTEND;VALUE=DATE:\(program.endDate.adding(days: 1).basicFormat)",
-                      "SUMMARY:\(escape(program.title))", "LOCATION:\(escape([program.place, program.district].filter { !$0.isEmpty }.joined(separator: ", ")))"]
+            lines += [
+                "BEGIN:VEVENT", "UID:\(program.id)@raon.courier", "DTSTAMP:\(dtstamp)",
+                "DTSTART;VALUE=DATE:\(program.startDate.basicFormat)", "DTEND;VALUE=DATE:\(program.endDate.adding(days: 1).basicFormat)",
+                "SUMMARY:\(escape(program.title))",
+                "LOCATION:\(escape([program.place, program.district].filter { !$0.isEmpty }.joined(separator: ", ")))",
+            ]
             let description = [program.category, program.isFree ? "무료" : "유료 \(program.fee)", program.time, program.notes]
                 .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.joined(separator: "\n")
             lines.append("DESCRIPTION:\(escape(description))")
@@ -64,7 +67,10 @@ public enum ICalendarExport {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
         let p = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        func two(_ value: Int?) -> String { let v = value ?? 0; return v < 10 ? "0\(v)" : "\(v)" }
+        func two(_ value: Int?) -> String {
+            let v = value ?? 0
+            return v < 10 ? "0\(v)" : "\(v)"
+        }
         return "\(p.year ?? 1970)\(two(p.month))\(two(p.day))T\(two(p.hour))\(two(p.minute))\(two(p.second))Z"
     }
 }

@@ -61,7 +61,8 @@ extension CulturalProgram {
         for index in kept { plain[index] = TitleSearch.isPlain(programs[index].title) }
         let order = kept.sorted { a, b in
             if dayNumbers[a] != dayNumbers[b] { return dayNumbers[a] < dayNumbers[b] }
-            let first = programs[a].title, second = programs[b].title
+            let first = programs[a].title
+            let second = programs[b].title
             if plain[a] && plain[b] {
                 if let before = Self.bytesPrecede(first, second) { return before }
             } else if first != second {
@@ -74,7 +75,8 @@ extension CulturalProgram {
 
     /// Whether `first`'s UTF-8 bytes come before `second`'s; nil when they are equal.
     static func bytesPrecede(_ first: String, _ second: String) -> Bool? {
-        var first = first, second = second
+        var first = first
+        var second = second
         return first.withUTF8 { a in
             second.withUTF8 { b in
                 let common = min(a.count, b.count)

@@ -25,7 +25,8 @@ public indirect enum SeoulAPIError: Error, Sendable, Equatable {
     public var networkError: NetworkError {
         switch self {
         case .invalidAPIKey: .invalidAPIKey
-        case .service(let code, let message): code.hasPrefix("ERROR-5") || code.hasPrefix("ERROR-6") ? .serverError(500) : .remoteError(400, "\(code) \(message)")
+        case .service(let code, let message):
+            code.hasPrefix("ERROR-5") || code.hasPrefix("ERROR-6") ? .serverError(500) : .remoteError(400, "\(code) \(message)")
         case .unexpectedAnswer: .invalidResponse
         case .network(let error): error
         case .pageFailed(_, _, _, _, let reason): reason.networkError

@@ -64,7 +64,9 @@ public final class SeoulCultureClient: Sendable {
 
     /// Rows `start`…`end` made programs (rows without usable dates left out): read straight
     /// into programs by ``SeoulAnswerParser/programs(_:reading:)``.
-    public func programs(start: Int, end: Int, filter: CulturalEventFilter = CulturalEventFilter()) async throws(SeoulAPIError) -> CulturalProgramAnswer {
+    public func programs(start: Int, end: Int, filter: CulturalEventFilter = CulturalEventFilter()) async throws(SeoulAPIError)
+        -> CulturalProgramAnswer
+    {
         try SeoulAnswerParser.programs(try await body(start: start, end: end, filter: filter))
     }
 
@@ -103,7 +105,8 @@ public final class SeoulCultureClient: Sendable {
                     // the wire (and on another core), not all at the end.
                     return try await self.programs(start: page.firstRow, end: page.lastRow, filter: filter).programs
                 } catch {
-                    let failure = SeoulAPIError.pageFailed(page: page.index + 1, pages: pages, firstRow: page.firstRow, lastRow: page.lastRow, reason: error)
+                    let failure = SeoulAPIError.pageFailed(
+                        page: page.index + 1, pages: pages, firstRow: page.firstRow, lastRow: page.lastRow, reason: error)
                     if !error.isCancellation { firstFailure.withLock { $0 = $0 ?? failure } }
                     throw error.networkError
                 }

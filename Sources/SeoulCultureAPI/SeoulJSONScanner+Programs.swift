@@ -34,7 +34,8 @@ extension SeoulJSONScanner {
             position += 1
             return
         }
-        var ordinal = 0, seen: UInt32 = 0
+        var ordinal = 0
+        var seen: UInt32 = 0
         while true {
             let index = try fieldIndex(ordinal: ordinal)
             ordinal += 1
@@ -42,8 +43,11 @@ extension SeoulJSONScanner {
             try expect(UInt8(ascii: ":"))
             switch (index, peek() ?? 0) {
             case (let index?, UInt8(ascii: "\"")): fields[index] = try stringValue()
-            case (let index?, UInt8(ascii: "-")), (let index?, UInt8(ascii: "0")...UInt8(ascii: "9")): fields[index] = .text(try number().map { String($0) } ?? "")
-            case (let index?, _): fields[index] = .absent; try skipValue(depth: 0)
+            case (let index?, UInt8(ascii: "-")), (let index?, UInt8(ascii: "0")...UInt8(ascii: "9")):
+                fields[index] = .text(try number().map { String($0) } ?? "")
+            case (let index?, _):
+                fields[index] = .absent
+                try skipValue(depth: 0)
             case (nil, _): try skipValue(depth: 0)
             }
             guard let next = peek() else { throw Mismatch() }
@@ -58,7 +62,8 @@ extension SeoulJSONScanner {
         try check(Slot.registered)
         try check(Slot.themeCode)
         try check(Slot.dateRange)
-        let start = try day(Slot.startDate), end = try day(Slot.endDate)
+        let start = try day(Slot.startDate)
+        let end = try day(Slot.endDate)
         guard let (first, last) = CulturalProgram.days(start: start, end: end, dateRange: { uncheckedText(Slot.dateRange) }) else {
             // Left out, but checked all the same: JSONDecoder refuses a body with bad text anywhere.
             for slot in fields.indices { _ = try text(slot) }

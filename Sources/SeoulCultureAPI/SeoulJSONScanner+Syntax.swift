@@ -128,7 +128,8 @@ extension SeoulJSONScanner {
     /// Whether every byte of `raw` is below 0x80 (eight at a time).
     static func isASCII(_ raw: UnsafeRawBufferPointer) -> Bool {
         guard let base = raw.baseAddress else { return true }
-        var index = 0, high: UInt64 = 0
+        var index = 0
+        var high: UInt64 = 0
         while index + 8 <= raw.count {
             high |= base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
             index += 8
@@ -148,12 +149,14 @@ extension SeoulJSONScanner {
         var index = start
         let end = bytes.count
         if let base = bytes.baseAddress {
-            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
             while index + 8 <= end {
                 let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
                 // Bit tricks: a high bit is set where a byte is 0 after the XOR, or below 0x20;
                 // exact for "is any byte so", which is all that is asked (the bytes decide below).
-                let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+                let quote = word ^ (ones &* 0x22)
+                let backslash = word ^ (ones &* 0x5C)
                 let found = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
                 if found & highs != 0 { break }
                 index += 8
@@ -203,7 +206,9 @@ extension SeoulJSONScanner {
         if (0xD800..<0xDC00).contains(high) {
             try literal("\\u")
             let low = try hex4()
-            guard (0xDC00..<0xE000).contains(low), let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)) else { throw Mismatch() }
+            guard (0xDC00..<0xE000).contains(low), let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)) else {
+                throw Mismatch()
+            }
             return scalar
         }
         guard let scalar = Unicode.Scalar(high) else { throw Mismatch() }
@@ -272,7 +277,8 @@ extension SeoulJSONScanner {
     mutating func skipValue(depth: Int) throws(Mismatch) {
         guard depth < 16 else { throw Mismatch() }
         switch peek() ?? 0 {
-        case UInt8(ascii: "{"): try object { (scanner: inout SeoulJSONScanner, _: String) throws(Mismatch) in try scanner.skipValue(depth: depth + 1) }
+        case UInt8(ascii: "{"):
+            try object { (scanner: inout SeoulJSONScanner, _: String) throws(Mismatch) in try scanner.skipValue(depth: depth + 1) }
         case UInt8(ascii: "["): try array { (scanner: inout SeoulJSONScanner) throws(Mismatch) in try scanner.skipValue(depth: depth + 1) }
         case UInt8(ascii: "\""): _ = try string()
         case UInt8(ascii: "t"): try literal("true")

@@ -54,12 +54,14 @@ struct SeoulJSONScanner {
     // MARK: - The answer's shape
 
     /// The answer, each row read by `row` (nil: left out).
-    private mutating func topLevel<Row>(_ row: (inout SeoulJSONScanner) throws(Mismatch) -> Row?) throws(Mismatch) -> SeoulAnswerParser.Envelope<Row> {
+    private mutating func topLevel<Row>(_ row: (inout SeoulJSONScanner) throws(Mismatch) -> Row?) throws(Mismatch) -> SeoulAnswerParser.Envelope<Row>
+    {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
         var envelope = SeoulAnswerParser.Envelope<Row>()
         try object { (scanner: inout SeoulJSONScanner, key: String) throws(Mismatch) in
             switch key {
-            case "culturalEventInfo": envelope.culturalEventInfo = try scanner.nullOr { (s: inout SeoulJSONScanner) throws(Mismatch) in try s.wrapped(row) }
+            case "culturalEventInfo":
+                envelope.culturalEventInfo = try scanner.nullOr { (s: inout SeoulJSONScanner) throws(Mismatch) in try s.wrapped(row) }
             case "RESULT": envelope.result = try scanner.nullOr { (s: inout SeoulJSONScanner) throws(Mismatch) in try s.result() }
             default: try scanner.skipValue(depth: 0)
             }
@@ -83,7 +85,8 @@ struct SeoulJSONScanner {
     }
 
     private mutating func result() throws(Mismatch) -> SeoulResult {
-        var code: String?, message: String?
+        var code: String?
+        var message: String?
         try object { (scanner: inout SeoulJSONScanner, key: String) throws(Mismatch) in
             switch key {
             case "CODE": code = try scanner.string()

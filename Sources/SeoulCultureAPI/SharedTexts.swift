@@ -32,10 +32,11 @@ struct SharedTexts {
     }
 
     private static func same(_ text: String, _ raw: UnsafeRawBufferPointer) -> Bool {
-        text.utf8.count == raw.count && text.utf8.withContiguousStorageIfAvailable { utf8 in
-            guard let a = utf8.baseAddress, let b = raw.baseAddress else { return raw.isEmpty }
-            return memcmp(a, b, raw.count) == 0
-        } == true
+        text.utf8.count == raw.count
+            && text.utf8.withContiguousStorageIfAvailable { utf8 in
+                guard let a = utf8.baseAddress, let b = raw.baseAddress else { return raw.isEmpty }
+                return memcmp(a, b, raw.count) == 0
+            } == true
     }
 
     /// FNV-1a over eight bytes at a time (then the rest one by one): only for this table.

@@ -2,6 +2,7 @@ import Courier
 import Foundation
 import Synchronization
 import Testing
+
 @testable import CourierSandbox
 
 @Suite("Accounts: every error answer has its status, code and message in the wrapper")
@@ -65,7 +66,8 @@ struct AccountsErrorAnswerTests {
         try await sandbox.register(name)
         for variant in [name, name.uppercased()] {
             let answer = try await sandbox.raw(.post, "/api/v1/users", json: registerJSON(variant))
-            #expect(answer.status == 409 && answer.success == false && answer.code == "CONFLICT" && answer.message == "이미 존재하는 사용자명" && answer.dataIsNull)
+            #expect(
+                answer.status == 409 && answer.success == false && answer.code == "CONFLICT" && answer.message == "이미 존재하는 사용자명" && answer.dataIsNull)
         }
         await sandbox.finish()
     }
@@ -105,7 +107,8 @@ struct AccountsErrorAnswerTests {
         // 10 s: the dozen calls below must all run before the token lapses, also on a loaded machine
         // (with 1 s, and with 5 s beside a release build, they sometimes did not: 401s instead).
         let sandbox = try await AccountsSandbox.start { $0.tokenLifetime = .seconds(10) }
-        let alice = uniqueName("alice"), bob = uniqueName("bob")
+        let alice = uniqueName("alice")
+        let bob = uniqueName("bob")
         let aliceID = try await sandbox.register(alice)
         let bobID = try await sandbox.register(bob)
         let (_, token) = try await sandbox.login(alice)
@@ -121,7 +124,8 @@ struct AccountsErrorAnswerTests {
         let unknownID = try await sandbox.raw(.get, "/api/v1/users/999999", headers: bearer)
         #expect(unknownID.status == 404 && unknownID.code == "NOT_FOUND" && unknownID.message == "사용자를 찾을 수 없습니다")
         for method in [HTTPMethodName.get, .patch, .delete] {
-            let forbidden = try await sandbox.raw(method.method, "/api/v1/users/\(bobID)", json: method == .patch ? #"{"name":"x"}"# : nil, headers: bearer)
+            let forbidden = try await sandbox.raw(
+                method.method, "/api/v1/users/\(bobID)", json: method == .patch ? #"{"name":"x"}"# : nil, headers: bearer)
             #expect(forbidden.status == 403 && forbidden.code == "FORBIDDEN" && forbidden.message == "본인 계정만 조회·수정·삭제할 수 있습니다")
         }
         let badID = try await sandbox.raw(.get, "/api/v1/users/abc", headers: bearer)

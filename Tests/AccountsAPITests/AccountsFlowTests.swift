@@ -9,10 +9,13 @@ struct AccountsFlowTests {
     func wholeFlow() async throws {
         let sandbox = try await AccountsSandbox.start()
         let accounts = sandbox.accounts()
-        let alice = uniqueName("alice"), bob = uniqueName("bob")
+        let alice = uniqueName("alice")
+        let bob = uniqueName("bob")
 
         let created = try await accounts.register(username: alice, password: "P@ssw0rd1", name: "홍길동", email: "hong@example.com", age: 25)
-        #expect(created.username == alice && created.name == "홍길동" && created.email == "hong@example.com" && created.age == 25 && created.status == "ACTIVE")
+        #expect(
+            created.username == alice && created.name == "홍길동" && created.email == "hong@example.com" && created.age == 25
+                && created.status == "ACTIVE")
         let other = try await accounts.register(RegisterRequest(username: bob, password: "B0bsecret", name: "김철수", email: "kim@example.com", age: 30))
         #expect(other.id != created.id)
         #expect(await accounts.session == nil)
@@ -32,7 +35,10 @@ struct AccountsFlowTests {
         #expect(updated.name == "김철수" && updated.age == 30 && updated.email == "hong@example.com" && updated.username == alice)
         #expect(try await accounts.user(id: created.id) == updated)
 
-        await #expect(throws: AccountsError.server(status: 403, code: "FORBIDDEN", message: "본인 계정만 조회·수정·삭제할 수 있습니다", error: .remoteError(403, "본인 계정만 조회·수정·삭제할 수 있습니다"))) {
+        await #expect(
+            throws: AccountsError.server(
+                status: 403, code: "FORBIDDEN", message: "본인 계정만 조회·수정·삭제할 수 있습니다", error: .remoteError(403, "본인 계정만 조회·수정·삭제할 수 있습니다"))
+        ) {
             try await accounts.user(id: other.id)
         }
         await #expect(throws: AccountsError.self) { try await accounts.deleteUser(id: other.id) }
@@ -104,7 +110,7 @@ struct AccountsFlowTests {
         let token = try #require(login.token)
         #expect(try String(contentsOf: file.url, encoding: .utf8).contains(token), "the file is where the token lives")
 
-        let second = sandbox.accounts(credentials: file)   // as a new CLI run would
+        let second = sandbox.accounts(credentials: file)  // as a new CLI run would
         #expect(await second.session?.userId == id)
         #expect(try await second.user().username == name)
         #expect(String(describing: await second.session).contains(token) == false)

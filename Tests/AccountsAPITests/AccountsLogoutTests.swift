@@ -10,7 +10,8 @@ struct AccountsLogoutTests {
         let sandbox = try await AccountsSandbox.start()
         let name = uniqueName()
         _ = try await sandbox.register(name)
-        let file = CredentialsFile(url: FileManager.default.temporaryDirectory.appendingPathComponent("courier-logout-\(UUID().uuidString)/credentials.json"))
+        let file = CredentialsFile(
+            url: FileManager.default.temporaryDirectory.appendingPathComponent("courier-logout-\(UUID().uuidString)/credentials.json"))
         let accounts = sandbox.accounts(credentials: file)
         let login = try await accounts.login(username: name, password: "Passw0rd!")
         let refreshToken = try #require(login.refreshToken)

@@ -68,7 +68,7 @@ struct AccountsPersistenceTests {
         let name = uniqueName()
         try await sandbox.register(name, password: password)
         let (_, token) = try await sandbox.login(name, password: password)
-        await sandbox.stop()   // checkpoint and close, then read every file SQLite wrote
+        await sandbox.stop()  // checkpoint and close, then read every file SQLite wrote
 
         let files = try FileManager.default.contentsOfDirectory(at: sandbox.dataDirectory, includingPropertiesForKeys: nil)
         #expect(files.contains { $0.lastPathComponent == "accounts.sqlite" })

@@ -34,7 +34,8 @@ struct AccountsRefreshResilienceTests {
     }
 
     func credentialsFile() -> CredentialsFile {
-        CredentialsFile(url: FileManager.default.temporaryDirectory.appendingPathComponent("courier-credentials-\(UUID().uuidString)/credentials.json"))
+        CredentialsFile(
+            url: FileManager.default.temporaryDirectory.appendingPathComponent("courier-credentials-\(UUID().uuidString)/credentials.json"))
     }
 
     /// The saved login with its access token replaced by one the server refuses (an expired one).

@@ -4,6 +4,7 @@ import CourierTesting
 import Foundation
 import Logging
 import Testing
+
 @testable import CourierSandbox
 
 @Suite("Accounts: secrets stay secret")
@@ -20,8 +21,8 @@ struct AccountsSecretsTests {
         let name = uniqueName()
 
         try await accounts.register(username: name, password: password, name: "홍길동", email: "hong@example.com", age: 25)
-        _ = try? await accounts.login(username: name, password: password + "x")   // a failed login
-        _ = try? await accounts.login(username: password, password: password)       // a password typed as the username
+        _ = try? await accounts.login(username: name, password: password + "x")  // a failed login
+        _ = try? await accounts.login(username: password, password: password)  // a password typed as the username
         let login = try await accounts.login(username: name, password: password)
         let token = try #require(login.token)
         _ = try await accounts.user()
@@ -32,7 +33,8 @@ struct AccountsSecretsTests {
 
         let lines = capture.lines
         #expect(lines.contains { $0.contains("sandbox") && $0.contains("/api/v1/auth/login") }, "server requests were logged")
-        #expect(lines.contains { $0.contains("client.http") && $0.lowercased().contains("authorization: <redacted>") }, "headers were logged, redacted")
+        #expect(
+            lines.contains { $0.contains("client.http") && $0.lowercased().contains("authorization: <redacted>") }, "headers were logged, redacted")
         #expect(lines.contains { $0.contains("login failed") })
         for line in lines {
             #expect(!line.contains(password), "password in: \(line)")

@@ -6,6 +6,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import Testing
+
 @testable import CourierSandbox
 
 /// A sandbox on an ephemeral port with its own data directory, and a client for it.
@@ -24,7 +25,9 @@ struct AccountsSandbox {
         logRequests: Bool = false,
         configure: (inout AccountsSettings) -> Void = { _ in }
     ) async throws -> AccountsSandbox {
-        let directory = dataDirectory ?? FileManager.default.temporaryDirectory
+        let directory =
+            dataDirectory
+            ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("courier-accounts-test-\(UUID().uuidString)", isDirectory: true)
         var options = SandboxServer.Options()
         options.dataDirectory = directory
@@ -55,8 +58,9 @@ struct AccountsSandbox {
     /// Sends anything and returns the raw answer, whatever its status.
     func raw(_ method: HTTPRequest.Method, _ path: String, json: String? = nil, headers: [String: String] = [:]) async throws -> RawAnswer {
         let body = json.map { HTTPTask.requestData(Data($0.utf8), contentType: headers["Content-Type"] ?? "application/json") }
-        let endpoint = TestEndpoint(baseURL: baseURL, path: path, method: method, task: body ?? .requestPlain,
-                                    headers: headers.filter { $0.key != "Content-Type" }, statusMapping: .acceptAll)
+        let endpoint = TestEndpoint(
+            baseURL: baseURL, path: path, method: method, task: body ?? .requestPlain,
+            headers: headers.filter { $0.key != "Content-Type" }, statusMapping: .acceptAll)
         let response = try await client.response(endpoint)
         return RawAnswer(response: response)
     }
@@ -79,7 +83,9 @@ struct AccountsSandbox {
     }
 }
 
-func registerJSON(_ username: String, password: String = "Passw0rd!", name: String = "홍길동", email: String = "hong@example.com", age: String = "25") -> String {
+func registerJSON(_ username: String, password: String = "Passw0rd!", name: String = "홍길동", email: String = "hong@example.com", age: String = "25")
+    -> String
+{
     #"{"username":"\#(username)","password":"\#(password)","name":"\#(name)","email":"\#(email)","age":\#(age)}"#
 }
 

@@ -167,8 +167,9 @@ struct AlanClientTests {
     @Test("a missing parameter is FastAPI's 422 detail")
     func missingParameter() async throws {
         try await withSandbox { sandbox throws in
-            let endpoint = TestEndpoint(baseURL: alanRoot(sandbox), path: "/api/v1/question",
-                                        task: .requestParameters(["client_id": "k-1234"], encoding: .url), statusMapping: .alan)
+            let endpoint = TestEndpoint(
+                baseURL: alanRoot(sandbox), path: "/api/v1/question",
+                task: .requestParameters(["client_id": "k-1234"], encoding: .url), statusMapping: .alan)
             let error = await #expect(throws: NetworkError.self) { try await NetworkClient().response(endpoint) }
             guard case .remoteError(422, let body)? = error else {
                 Issue.record("expected remoteError(422, …), got \(String(describing: error))")

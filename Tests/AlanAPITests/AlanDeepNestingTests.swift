@@ -15,8 +15,9 @@ struct AlanDeepNestingTests {
 
     /// A client whose every call is answered by `stub`.
     func client(_ stub: StubTransport) -> AlanClient {
-        AlanClient(baseURL: URL(string: "https://alan.test")!, clientIDs: .single("test-client"),
-                   configuration: .init(transport: stub))
+        AlanClient(
+            baseURL: URL(string: "https://alan.test")!, clientIDs: .single("test-client"),
+            configuration: .init(transport: stub))
     }
 
     @Test("an answer body nested 100,000 deep is a decodingError", .timeLimit(.minutes(1)))

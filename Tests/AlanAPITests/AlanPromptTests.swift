@@ -1,6 +1,6 @@
-import Foundation
 import AlanAPI
 import Courier
+import Foundation
 import Testing
 
 /// Prompts built from the DTOs' shape and the seed's rules.
@@ -8,21 +8,22 @@ import Testing
 struct AlanPromptTests {
     @Test("the struct text lists each field with its comment, type and optionality, in the given order")
     func structText() {
-        #expect(AlanPrompt.structText(of: CoinOverview.self) == """
-            struct CoinOverview: Codable {
-                /// 심볼: ETH
-                let symbol: String
+        #expect(
+            AlanPrompt.structText(of: CoinOverview.self) == """
+                struct CoinOverview: Codable {
+                    /// 심볼: ETH
+                    let symbol: String
 
-                /// 웹사이트: https://ethereum.org/ko/
-                let websiteURL: String?
+                    /// 웹사이트: https://ethereum.org/ko/
+                    let websiteURL: String?
 
-                /// 최초발행: 2015.07.
-                let launchDate: String
+                    /// 최초발행: 2015.07.
+                    let launchDate: String
 
-                /// 디지털 자산 소개, 문장을 자연스럽게 연결하기
-                let description: String
-            }
-            """)
+                    /// 디지털 자산 소개, 문장을 자연스럽게 연결하기
+                    let description: String
+                }
+                """)
     }
 
     @Test("nested arrays name their element type, which is described after")

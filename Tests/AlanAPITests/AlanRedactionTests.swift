@@ -27,7 +27,9 @@ struct AlanRedactionTests {
             try await control(sandbox, .init(failNext: 1))
             _ = try await alan.ask("500 다음 재시도")
             do throws(NetworkError) { _ = try await alan.ask(String(repeating: "긴", count: 2000)) } catch { errors.append(error) }
-            do throws(NetworkError) { _ = try await alan.ask(CoinPrompts.weekly(for: Coin(symbol: "BTC")) + "\n#breakage:refusal", as: CoinWeekly.self) } catch { errors.append(error) }
+            do throws(NetworkError) {
+                _ = try await alan.ask(CoinPrompts.weekly(for: Coin(symbol: "BTC")) + "\n#breakage:refusal", as: CoinWeekly.self)
+            } catch { errors.append(error) }
             try await control(sandbox, .init(quota: 0))
             do throws(NetworkError) { _ = try await alan.ask("한도 초과") } catch { errors.append(error) }
             do throws(NetworkError) { _ = try await collect(alan.stream("한도 초과")) } catch { errors.append(error) }

@@ -14,8 +14,10 @@ struct AlanStatusMappingTests {
             let client = NetworkClient(transport: kind.make())
             func status(_ code: Int, _ query: RequestParameters = [:]) async -> NetworkError? {
                 await #expect(throws: NetworkError.self) {
-                    try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/status/\(code)",
-                                                           task: .requestParameters(query, encoding: .url), statusMapping: .alan))
+                    try await client.response(
+                        TestEndpoint(
+                            baseURL: sandbox.baseURL, path: "/status/\(code)",
+                            task: .requestParameters(query, encoding: .url), statusMapping: .alan))
                 }
             }
             #expect(await status(401) == .quotaExceeded(401))

@@ -9,8 +9,10 @@ import Logging
 func alanRoot(_ sandbox: RunningSandbox) -> URL { sandbox.baseURL.appendingPathComponent("alan") }
 
 /// A client for the stand-in with `clientID` for every task (unless `keys` is given).
-func alanClient(_ sandbox: RunningSandbox, clientID: String = "test-client-7f3a", keys: AlanClientIDs? = nil,
-                maxURLLength: Int = AlanClient.defaultMaxURLLength, configuration: NetworkClient.Configuration = .init()) -> AlanClient {
+func alanClient(
+    _ sandbox: RunningSandbox, clientID: String = "test-client-7f3a", keys: AlanClientIDs? = nil,
+    maxURLLength: Int = AlanClient.defaultMaxURLLength, configuration: NetworkClient.Configuration = .init()
+) -> AlanClient {
     AlanClient(baseURL: alanRoot(sandbox), clientIDs: keys ?? .single(clientID), maxURLLength: maxURLLength, configuration: configuration)
 }
 

@@ -62,8 +62,9 @@ struct CoinReportTests {
         func today(for coin: Coin) async throws -> CoinTodayNews { try await inner.today(for: coin) }
     }
 
-    @Test("sections answering in any order are revealed overview → weekly → today, 350 ms apart on the test clock",
-          arguments: [[CoinSection.today, .weekly, .overview], [.weekly, .today, .overview], [.overview, .today, .weekly]])
+    @Test(
+        "sections answering in any order are revealed overview → weekly → today, 350 ms apart on the test clock",
+        arguments: [[CoinSection.today, .weekly, .overview], [.weekly, .today, .overview], [.overview, .today, .weekly]])
     func revealOrder(_ arrivalOrder: [CoinSection]) async throws {
         try await withSandbox { sandbox throws in
             let recording = Recording()
@@ -71,9 +72,12 @@ struct CoinReportTests {
             let report = CoinReport(coin: Coin(symbol: "BTC"), source: source, clock: recording.clock, onChange: recording.onChange)
             await report.run()
             #expect(recording.arrivals.withLock { $0 } == arrivalOrder)
-            #expect(recording.finals == [Change(section: .overview, state: "success", atMs: 0),
-                                         Change(section: .weekly, state: "success", atMs: 350),
-                                         Change(section: .today, state: "success", atMs: 700)])
+            #expect(
+                recording.finals == [
+                    Change(section: .overview, state: "success", atMs: 0),
+                    Change(section: .weekly, state: "success", atMs: 350),
+                    Change(section: .today, state: "success", atMs: 700),
+                ])
             #expect(recording.clock.sleeps == [.milliseconds(350), .milliseconds(350)])
             #expect(report.snapshot.today.value?.articles.count == 3)
             let counters = try await stats(sandbox)
@@ -109,8 +113,9 @@ struct CoinReportTests {
     func nonNetworkFailure() async throws {
         try await withSandbox { sandbox throws in
             let recording = Recording()
-            let report = CoinReport(coin: Coin(symbol: "BTC"), source: BrokenWeekly(inner: alanClient(sandbox)),
-                                    clock: recording.clock, onChange: recording.onChange)
+            let report = CoinReport(
+                coin: Coin(symbol: "BTC"), source: BrokenWeekly(inner: alanClient(sandbox)),
+                clock: recording.clock, onChange: recording.onChange)
             await report.run()
             #expect(report.snapshot.weekly.isFailure)
             #expect(report.snapshot.overview.value != nil && report.snapshot.today.value != nil)
@@ -149,10 +154,12 @@ struct CoinReportTests {
 
     @Test("the cache lives in XDG_CACHE_HOME, else ~/.cache")
     func cacheDirectory() {
-        #expect(FileCoinOverviewCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "/tmp/xdg", "HOME": "/home/u"]).path
-            == "/tmp/xdg/courier/alan-overview")
+        #expect(
+            FileCoinOverviewCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "/tmp/xdg", "HOME": "/home/u"]).path
+                == "/tmp/xdg/courier/alan-overview")
         #expect(FileCoinOverviewCache.defaultDirectory(environment: ["HOME": "/home/u"]).path == "/home/u/.cache/courier/alan-overview")
-        #expect(FileCoinOverviewCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/u"]).path
-            == "/home/u/.cache/courier/alan-overview")
+        #expect(
+            FileCoinOverviewCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/u"]).path
+                == "/home/u/.cache/courier/alan-overview")
     }
 }

@@ -15,8 +15,9 @@ struct StorageCoinOverviewCacheTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         try await withSandbox { sandbox throws in
             let alan = alanClient(sandbox)
-            let first = CoinReport(coin: Coin(symbol: "BTC"), source: alan,
-                                   cache: StorageCoinOverviewCache(storage: try DiskCacheStorage(directory: directory)), clock: RecordingClock())
+            let first = CoinReport(
+                coin: Coin(symbol: "BTC"), source: alan,
+                cache: StorageCoinOverviewCache(storage: try DiskCacheStorage(directory: directory)), clock: RecordingClock())
             await first.run()
             #expect(!first.overviewFromCache)
             #expect(try await stats(sandbox).questions == 3)
@@ -54,7 +55,11 @@ struct StorageCoinOverviewCacheTests {
 
     @Test("the shared cache folder follows XDG_CACHE_HOME, else ~/.cache")
     func defaultDirectory() {
-        #expect(DiskCacheStorage.defaultDirectory(named: "hn", environment: ["XDG_CACHE_HOME": "/tmp/xdg", "HOME": "/home/u"]).path == "/tmp/xdg/courier/hn")
-        #expect(DiskCacheStorage.defaultDirectory(named: "hn", environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/u"]).path == "/home/u/.cache/courier/hn")
+        #expect(
+            DiskCacheStorage.defaultDirectory(named: "hn", environment: ["XDG_CACHE_HOME": "/tmp/xdg", "HOME": "/home/u"]).path
+                == "/tmp/xdg/courier/hn")
+        #expect(
+            DiskCacheStorage.defaultDirectory(named: "hn", environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/u"]).path
+                == "/home/u/.cache/courier/hn")
     }
 }

@@ -1,6 +1,7 @@
 import Courier
 import Synchronization
 import Testing
+
 @testable import CourierConcurrency
 
 @Suite struct AccumulateTests {

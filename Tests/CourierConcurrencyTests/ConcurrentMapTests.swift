@@ -1,6 +1,7 @@
 import Courier
 import CourierTestSupport
 import Testing
+
 @testable import CourierConcurrency
 
 @Suite struct ConcurrentMapTests {
@@ -105,12 +106,15 @@ import Testing
     @Test func limitIsNeverExceeded() async {
         let gauge = ConcurrencyGauge()
         var count = 0
-        for await finished in Array(0..<60).mergedResults(limit: 5, { value -> Int in
-            await gauge.enter()
-            try await Task.sleep(for: .microseconds(300 * (value % 5)))
-            await gauge.leave()
-            return value
-        }) {
+        for await finished in Array(0..<60).mergedResults(
+            limit: 5,
+            { value -> Int in
+                await gauge.enter()
+                try await Task.sleep(for: .microseconds(300 * (value % 5)))
+                await gauge.leave()
+                return value
+            })
+        {
             #expect(finished.value == finished.element)
             count += 1
         }
@@ -122,11 +126,14 @@ import Testing
         struct Odd: Error {}
         var values: [Int] = []
         var failures: [Int: NetworkError] = [:]
-        for await finished in Array(0..<10).mergedResults(limit: 3, { value -> Int in
-            if value == 3 { throw NetworkError.serverError(502) }
-            if value == 7 { throw Odd() }
-            return value
-        }) {
+        for await finished in Array(0..<10).mergedResults(
+            limit: 3,
+            { value -> Int in
+                if value == 3 { throw NetworkError.serverError(502) }
+                if value == 7 { throw Odd() }
+                return value
+            })
+        {
             switch finished.result {
             case .success(let value): values.append(value)
             case .failure(let error): failures[finished.element] = error
@@ -139,10 +146,13 @@ import Testing
 
     @Test func mergedValuesSkipsFailuresLikeTheSeed() async throws {
         var stories: [Int] = []
-        for try await story in Array(1000..<1010).mergedValues(limit: 4, { id -> Int in
-            if id.isMultiple(of: 3) { throw NetworkError.notFound(404) }
-            return id
-        }) {
+        for try await story in Array(1000..<1010).mergedValues(
+            limit: 4,
+            { id -> Int in
+                if id.isMultiple(of: 3) { throw NetworkError.notFound(404) }
+                return id
+            })
+        {
             stories.append(story)
         }
         #expect(stories.sorted() == [1000, 1001, 1003, 1004, 1006, 1007, 1009].map { $0 })
@@ -150,11 +160,14 @@ import Testing
 
     @Test func mergedValuesFailFastEndsWithTheError() async {
         await #expect(throws: NetworkError.self) {
-            for try await _ in Array(0..<50).mergedValues(limit: 4, onFailure: .failFast, { value -> Int in
-                if value == 10 { throw NetworkError.serverError(500) }
-                try await Task.sleep(for: .milliseconds(1))
-                return value
-            }) {}
+            for try await _ in Array(0..<50).mergedValues(
+                limit: 4, onFailure: .failFast,
+                { value -> Int in
+                    if value == 10 { throw NetworkError.serverError(500) }
+                    try await Task.sleep(for: .milliseconds(1))
+                    return value
+                })
+            {}
         }
     }
 
@@ -164,16 +177,17 @@ import Testing
             for await first in stream { return first.index }
             return nil
         }
-        let first = await firstIndex(of: Array(0..<10).mergedResults(limit: 4) { value -> Int in
-            if value == 0 { return 0 }
-            do {
-                try await Task.sleep(for: .seconds(30))
-            } catch {
-                await cancelled.append(value)
-                throw error
-            }
-            return value
-        })
+        let first = await firstIndex(
+            of: Array(0..<10).mergedResults(limit: 4) { value -> Int in
+                if value == 0 { return 0 }
+                do {
+                    try await Task.sleep(for: .seconds(30))
+                } catch {
+                    await cancelled.append(value)
+                    throw error
+                }
+                return value
+            })
         #expect(first == 0)
         // 1…3 were running when 0 finished and 4 took 0's slot; nothing starts after the stop.
         await eventually { await cancelled.count == 4 }

@@ -1,7 +1,9 @@
 import Courier
 import Foundation
 import Testing
+
 @testable import CourierConcurrency
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

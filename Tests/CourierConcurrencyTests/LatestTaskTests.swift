@@ -1,6 +1,7 @@
 import Courier
 import CourierTestSupport
 import Testing
+
 @testable import CourierConcurrency
 
 @Suite struct LatestTaskTests {
@@ -107,10 +108,20 @@ import Testing
     @Test func differentKeysDoNotShareAndNothingIsCached() async throws {
         let flight = SingleFlight<Int, Int>()
         let upstream = Recorder<Int>()
-        async let a = flight.value(for: 1) { await upstream.append(1); return 10 }
-        async let b = flight.value(for: 2) { await upstream.append(2); return 20 }
+        async let a = flight.value(for: 1) {
+            await upstream.append(1)
+            return 10
+        }
+        async let b = flight.value(for: 2) {
+            await upstream.append(2)
+            return 20
+        }
         #expect(try await [a, b] == [10, 20])
-        #expect(try await flight.value(for: 1) { await upstream.append(1); return 11 } == 11)
+        #expect(
+            try await flight.value(for: 1) {
+                await upstream.append(1)
+                return 11
+            } == 11)
         #expect(await upstream.entries.sorted() == [1, 1, 2])
     }
 

@@ -1,6 +1,7 @@
 import Courier
 import CourierTestSupport
 import Testing
+
 @testable import CourierConcurrency
 
 /// Ordered reveal with a manual clock: every time below is exact, in milliseconds.
@@ -26,29 +27,32 @@ import Testing
         /// A section that takes `duration` of test-clock time; it fails with `failure` on the
         /// attempts listed in `failOn` (1-based).
         func section(_ id: String, takes duration: Duration, failOn: Set<Int> = [], failure: NetworkError = .serverError(500)) -> RevealSection {
-            RevealSection(id, operation: { [self] () async throws -> String in
-                await attempts.append(id)
-                let attempt = await attempts.entries.filter { $0 == id }.count
-                await starts.append(Event(section: id, state: "start", at: nowMS))
-                do {
-                    try await clock.sleep(for: duration)
-                } catch {
-                    await starts.append(Event(section: id, state: "op-cancelled", at: nowMS))
-                    throw error
-                }
-                await starts.append(Event(section: id, state: "op-done", at: nowMS))
-                if failOn.contains(attempt) { throw failure }
-                return "\(id)\(attempt)"
-            }, update: { [self] state in
-                let text: String
-                switch state {
-                case .loading: text = "loading"
-                case .success(let value): text = "success(\(value))"
-                case .cancel: text = "cancel"
-                case .failure(let error): text = "failure(\(error.caseName))"
-                }
-                await events.append(Event(section: id, state: text, at: nowMS))
-            })
+            RevealSection(
+                id,
+                operation: { [self] () async throws -> String in
+                    await attempts.append(id)
+                    let attempt = await attempts.entries.filter { $0 == id }.count
+                    await starts.append(Event(section: id, state: "start", at: nowMS))
+                    do {
+                        try await clock.sleep(for: duration)
+                    } catch {
+                        await starts.append(Event(section: id, state: "op-cancelled", at: nowMS))
+                        throw error
+                    }
+                    await starts.append(Event(section: id, state: "op-done", at: nowMS))
+                    if failOn.contains(attempt) { throw failure }
+                    return "\(id)\(attempt)"
+                },
+                update: { [self] state in
+                    let text: String
+                    switch state {
+                    case .loading: text = "loading"
+                    case .success(let value): text = "success(\(value))"
+                    case .cancel: text = "cancel"
+                    case .failure(let error): text = "failure(\(error.caseName))"
+                    }
+                    await events.append(Event(section: id, state: text, at: nowMS))
+                })
         }
 
         func finals() async -> [Event] { await events.entries.filter { $0.state != "loading" } }
@@ -108,11 +112,13 @@ import Testing
         await h.revealNext(at: 1200, finals: 3)
         await reveal.waitUntilRevealed()
 
-        #expect(await h.finals().map(\.description) == [
-            "overview:success(overview1)@500", "weekly:success(weekly1)@850", "today:success(today1)@1200",
-        ])
-        #expect(await h.starts.entries.filter { $0.state == "op-done" }.map(\.description).sorted()
-            == ["overview:op-done@500", "today:op-done@200", "weekly:op-done@100"])
+        #expect(
+            await h.finals().map(\.description) == [
+                "overview:success(overview1)@500", "weekly:success(weekly1)@850", "today:success(today1)@1200",
+            ])
+        #expect(
+            await h.starts.entries.filter { $0.state == "op-done" }.map(\.description).sorted()
+                == ["overview:op-done@500", "today:op-done@200", "weekly:op-done@100"])
     }
 
     @Test func instantSectionsRevealAtZeroThenEveryInterval() async {
@@ -158,9 +164,10 @@ import Testing
         await h.waitForFinals(2)
         await h.revealNext(at: 850, finals: 3)
         await reveal.waitUntilRevealed()
-        #expect(await h.finals().map(\.description) == [
-            "weekly:cancel@100", "overview:success(overview1)@500", "today:success(today1)@850",
-        ])
+        #expect(
+            await h.finals().map(\.description) == [
+                "weekly:cancel@100", "overview:success(overview1)@500", "today:success(today1)@850",
+            ])
         let cancelledOps = await h.starts.entries.filter { $0.state == "op-cancelled" }.map(\.section)
         #expect(cancelledOps == ["weekly"])
     }
@@ -188,9 +195,10 @@ import Testing
         #expect(await reveal.retry("b"))
         await h.revealNext(at: 1050, finals: 4)
         await reveal.waitUntilRevealed()
-        #expect(await h.events.entries.filter { $0.section == "b" }.map(\.description) == [
-            "b:loading@0", "b:failure(serverError)@350", "b:loading@700", "b:success(b2)@1050",
-        ])
+        #expect(
+            await h.events.entries.filter { $0.section == "b" }.map(\.description) == [
+                "b:loading@0", "b:failure(serverError)@350", "b:loading@700", "b:success(b2)@1050",
+            ])
         #expect(await reveal.retry("nope") == false)
     }
 
@@ -213,11 +221,12 @@ import Testing
         await h.revealNext(at: 850, finals: 3)
         await h.revealNext(at: 1200, finals: 4)
         await reveal.waitUntilRevealed()
-        #expect(await h.events.entries.map(\.description) == [
-            "overview:loading@0", "weekly:loading@0", "today:loading@0",
-            "weekly:cancel@100", "weekly:loading@150",
-            "overview:success(overview1)@500", "today:success(today1)@850", "weekly:success(weekly2)@1200",
-        ])
+        #expect(
+            await h.events.entries.map(\.description) == [
+                "overview:loading@0", "weekly:loading@0", "today:loading@0",
+                "weekly:cancel@100", "weekly:loading@150",
+                "overview:success(overview1)@500", "today:success(today1)@850", "weekly:success(weekly2)@1200",
+            ])
     }
 
     @Test func startingAgainCancelsTheRunsInFlightAndDropsTheirResults() async {
@@ -239,10 +248,12 @@ import Testing
         struct Odd: Error {}
         let clock = TestClock()
         let states = Recorder<String>()
-        let reveal = OrderedReveal(interval: .milliseconds(350), clock: clock, sections: [
-            RevealSection("odd", operation: { () async throws -> Int in throw Odd() }) { await states.append("odd \($0)") },
-            RevealSection("self-cancel", operation: { () async throws -> Int in throw CancellationError() }) { await states.append("sc \($0)") },
-        ])
+        let reveal = OrderedReveal(
+            interval: .milliseconds(350), clock: clock,
+            sections: [
+                RevealSection("odd", operation: { () async throws -> Int in throw Odd() }) { await states.append("odd \($0)") },
+                RevealSection("self-cancel", operation: { () async throws -> Int in throw CancellationError() }) { await states.append("sc \($0)") },
+            ])
         await reveal.start()
         await eventually { await states.count == 3 }
         await eventually { clock.sleeperCount == 1 }
@@ -267,10 +278,12 @@ import Testing
 
     @Test func runReturnsOnceEverySectionIsRevealedInRealTime() async {
         let values = Recorder<String>()
-        let reveal = OrderedReveal(interval: .milliseconds(20), sections: [
-            RevealSection("x", operation: { "x" }) { if case .success(let v) = $0 { await values.append(v) } },
-            RevealSection("y", operation: { "y" }) { if case .success(let v) = $0 { await values.append(v) } },
-        ])
+        let reveal = OrderedReveal(
+            interval: .milliseconds(20),
+            sections: [
+                RevealSection("x", operation: { "x" }) { if case .success(let v) = $0 { await values.append(v) } },
+                RevealSection("y", operation: { "y" }) { if case .success(let v) = $0 { await values.append(v) } },
+            ])
         let started = ContinuousClock.now
         await reveal.run()
         #expect(await values.entries == ["x", "y"])

@@ -1,6 +1,7 @@
 import Courier
 import CourierTestSupport
 import Testing
+
 @testable import CourierConcurrency
 
 @Suite struct PaginatorTests {

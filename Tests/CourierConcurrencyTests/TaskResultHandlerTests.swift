@@ -1,7 +1,9 @@
 import Courier
 import Foundation
 import Testing
+
 @testable import CourierConcurrency
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -26,7 +28,10 @@ final class CoinReportModel {
         let state = await TaskResultHandler.apply(
             of: task,
             using: { $0.overview.lowercased() },
-            update: { model.overview = $0; model.updates += 1 },
+            update: {
+                model.overview = $0
+                model.updates += 1
+            },
             sideEffect: { model.news = $0.articles }
         )
         #expect(state == .success("eth"))
@@ -43,7 +48,10 @@ final class CoinReportModel {
             (NetworkError.quotaExceeded(401), .failure(.quotaExceeded(401))),
             (CancellationError(), .cancel(.taskCancelled)),
             (URLError(.cancelled), .cancel(.taskCancelled)),
-            (DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "bad")), .failure(.decodingError(.dataCorrupted(.init(codingPath: [], debugDescription: "bad"))))),
+            (
+                DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "bad")),
+                .failure(.decodingError(.dataCorrupted(.init(codingPath: [], debugDescription: "bad"))))
+            ),
         ]
         for (error, expected) in cases {
             let model = CoinReportModel()

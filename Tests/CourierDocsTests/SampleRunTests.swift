@@ -7,6 +7,7 @@ import CourierTesting
 import Foundation
 import HTTPTypes
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -144,8 +145,9 @@ struct SampleRunTests {
         try await SeedsArticle.seminarUserAPI()
         try await SandboxServer.withRunning { sandbox in
             let accounts = Accounts(server: sandbox.baseURL)
-            let user = try await accounts.register(username: "johndoe", password: "P@ssw0rd!",
-                                                   name: "홍길동", email: "hong@example.com", age: 25)
+            let user = try await accounts.register(
+                username: "johndoe", password: "P@ssw0rd!",
+                name: "홍길동", email: "hong@example.com", age: 25)
             try await accounts.login(username: "johndoe", password: "P@ssw0rd!")
             let me = try await accounts.user()
             #expect(me.id == user.id && me.name == "홍길동")

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import CourierLLM
 
 /// One answer of the fixture corpus.
@@ -23,7 +24,8 @@ enum Corpus {
         }
         return items.compactMap { item in
             guard case .string(let id)? = item["id"], case .string(let category)? = item["category"],
-                  case .string(let answer)? = item["answer"], let expected = item["expected"] else { return nil }
+                case .string(let answer)? = item["answer"], let expected = item["expected"]
+            else { return nil }
             if case .null = expected { return CorpusEntry(id: id, category: category, answer: answer, expected: nil) }
             return CorpusEntry(id: id, category: category, answer: answer, expected: expected)
         }

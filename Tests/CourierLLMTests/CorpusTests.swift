@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import CourierLLM
 
 struct CoinOverview: Codable, Equatable {
@@ -55,7 +56,8 @@ struct CorpusTests {
             guard let expected = entry.expected else { continue }
             let schema = Corpus.schema(for: expected)
             if let json = try? LLMAnswerDecoder().extract(fromAnswer: entry.answer, schema: schema).json,
-               let actual = Corpus.parse(json), Corpus.same(actual, expected) {
+                let actual = Corpus.parse(json), Corpus.same(actual, expected)
+            {
                 exact += 1
             } else {
                 failures.append(entry.id)
@@ -78,7 +80,8 @@ struct CorpusTests {
         let withJSON = entries.filter { $0.expected != nil }
         for entry in withJSON {
             if let json = entry.answer.extractedJSON, let actual = Corpus.parse(json), let expected = entry.expected,
-               Corpus.same(actual, expected) {
+                Corpus.same(actual, expected)
+            {
                 exact += 1
             }
         }
@@ -95,7 +98,8 @@ struct CorpusTests {
         var failures: [String] = []
         func attempt<T: Decodable & Equatable>(_ type: T.Type, _ entry: CorpusEntry) -> Bool {
             guard let expected = entry.expected,
-                  let value = try? JSONDecoder().decode(T.self, from: expected.compactData()) else { return false }
+                let value = try? JSONDecoder().decode(T.self, from: expected.compactData())
+            else { return false }
             total += 1
             if let decoded = try? LLMAnswerDecoder().decode(T.self, fromAnswer: entry.answer), decoded.value == value {
                 exact += 1
@@ -105,7 +109,8 @@ struct CorpusTests {
             return true
         }
         for entry in entries {
-            _ = attempt(CoinTodayNews.self, entry) || attempt(CoinOverview.self, entry) || attempt(CoinWeekly.self, entry)
+            _ =
+                attempt(CoinTodayNews.self, entry) || attempt(CoinOverview.self, entry) || attempt(CoinWeekly.self, entry)
                 || attempt([CoinRank].self, entry) || attempt([CoinArticle].self, entry)
         }
         #expect(total >= 50)

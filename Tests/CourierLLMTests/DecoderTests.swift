@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import CourierLLM
 
 @Suite("LLMAnswerDecoder")
@@ -57,11 +58,11 @@ struct DecoderTests {
     @Test("the type picks the right candidate and unwraps wrappers")
     func candidateChoice() throws {
         let answer = """
-        Example: {"rank": 0}
-        ```json
-        {"data": {"priceTrend": "up", "volumeChange": "flat", "reason": "news"}}
-        ```
-        """
+            Example: {"rank": 0}
+            ```json
+            {"data": {"priceTrend": "up", "volumeChange": "flat", "reason": "news"}}
+            ```
+            """
         let decoded = try LLMAnswerDecoder().decode(CoinWeekly.self, fromAnswer: answer)
         #expect(decoded.value.priceTrend == "up")
         #expect(decoded.report.contains(.unwrappedField("data")))
@@ -71,7 +72,10 @@ struct DecoderTests {
 
     @Test("decoder strategies are honoured")
     func strategies() throws {
-        struct Snake: Decodable, Equatable { let sourceLink: String; let launchDate: Date }
+        struct Snake: Decodable, Equatable {
+            let sourceLink: String
+            let launchDate: Date
+        }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         decoder.dateDecodingStrategy = .iso8601

@@ -1,8 +1,9 @@
 import Courier
+import CourierLLMAdapter
 import Foundation
 import Testing
+
 @testable import CourierLLM
-import CourierLLMAdapter
 
 /// A recursive type: the shape recorder and the decoders meet it at every depth.
 private struct Tree: Decodable, Equatable {
@@ -80,8 +81,10 @@ struct DeepNestingTests {
     @Test("a response body nested 100,000 deep is a decodingError; one at Foundation's limit decodes or fails cleanly", .timeLimit(.minutes(1)))
     func responseBodies() {
         let decoding = LLMResponseDecoding(keyPath: ["content"])
-        for body in [#"{"content":"# + String(repeating: "[", count: Self.deep),
-                     String(repeating: #"{"content":"#, count: Self.deep)] {
+        for body in [
+            #"{"content":"# + String(repeating: "[", count: Self.deep),
+            String(repeating: #"{"content":"#, count: Self.deep),
+        ] {
             #expect(throws: NetworkError.self) { try decoding.decode(Tree.self, from: Data(body.utf8), using: JSONDecoder()) }
         }
         // Just inside JSONSerialization's nesting limit (512): the field is re-serialised whole.
@@ -90,7 +93,9 @@ struct DeepNestingTests {
             #expect(error is NetworkError)
         }
         let whole = LLMResponseDecoding()
-        #expect(throws: NetworkError.self) { try whole.decode(Tree.self, from: Data(String(repeating: "[", count: Self.deep).utf8), using: JSONDecoder()) }
+        #expect(throws: NetworkError.self) {
+            try whole.decode(Tree.self, from: Data(String(repeating: "[", count: Self.deep).utf8), using: JSONDecoder())
+        }
     }
 
     @Test("a JSON Schema nested 100,000 deep is refused; one 500 deep is read and used", .timeLimit(.minutes(1)))

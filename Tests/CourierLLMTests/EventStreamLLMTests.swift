@@ -28,8 +28,9 @@ struct EventStreamLLMTests {
 
 
                 """
-            let endpoint = TestEndpoint(baseURL: sandbox.baseURL, path: "/sse/echo", method: .post,
-                                        task: .requestData(Data(stream.utf8), contentType: "text/plain"))
+            let endpoint = TestEndpoint(
+                baseURL: sandbox.baseURL, path: "/sse/echo", method: .post,
+                task: .requestData(Data(stream.utf8), contentType: "text/plain"))
             var frames: [Frame] = []
             for try await event in NetworkClient().events(endpoint, as: Frame.self, decoding: LLMResponseDecoding()) {
                 #expect(event.event == "response")

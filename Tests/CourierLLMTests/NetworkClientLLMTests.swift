@@ -1,8 +1,8 @@
 import Courier
 import CourierLLM
 import CourierLLMAdapter
-import CourierTestSupport
 import CourierSandbox
+import CourierTestSupport
 import Foundation
 import Testing
 
@@ -12,9 +12,10 @@ import Testing
 struct NetworkClientLLMTests {
     /// The sandbox's echo of `answer`, decoded from its `body` field as an LLM answer.
     func answerEndpoint(baseURL: URL, answer: String) -> TestEndpoint {
-        TestEndpoint(baseURL: baseURL, path: "/echo", method: .post,
-                     task: .requestData(Data(answer.utf8), contentType: "text/plain; charset=utf-8"),
-                     decoding: LLMResponseDecoding(keyPath: ["body"]))
+        TestEndpoint(
+            baseURL: baseURL, path: "/echo", method: .post,
+            task: .requestData(Data(answer.utf8), contentType: "text/plain; charset=utf-8"),
+            decoding: LLMResponseDecoding(keyPath: ["body"]))
     }
 
     @Test("a fenced, cited answer decodes; a refusal becomes modelRefusal with the model's text")

@@ -1,17 +1,20 @@
 import Foundation
 import Testing
+
 @testable import CourierLLM
 
 @Suite("String contents are preserved")
 struct PreservationTests {
-    @Test("valid strings keep backslashes, apostrophes, spaces and Korean text", arguments: [
-        #"{"p": "C:\\Users\\coin", "r": "^\\d+$"}"#,
-        #"{"t": "  앞뒤 공백  ", "a": "it's 'quoted'"}"#,
-        #"{"q": "He said \"hi\"", "u": "\u00e9\ud83d\ude80"}"#,
-        #"{"m": "**굵게** [링크](https://x.com) // not a comment /* nor this */"}"#,
-        #"{"b": "{ not json } [1, 2,] True None"}"#,
-        #"{"s": "그는 “좋다”고 ‘말했다’"}"#,
-    ])
+    @Test(
+        "valid strings keep backslashes, apostrophes, spaces and Korean text",
+        arguments: [
+            #"{"p": "C:\\Users\\coin", "r": "^\\d+$"}"#,
+            #"{"t": "  앞뒤 공백  ", "a": "it's 'quoted'"}"#,
+            #"{"q": "He said \"hi\"", "u": "\u00e9\ud83d\ude80"}"#,
+            #"{"m": "**굵게** [링크](https://x.com) // not a comment /* nor this */"}"#,
+            #"{"b": "{ not json } [1, 2,] True None"}"#,
+            #"{"s": "그는 “좋다”고 ‘말했다’"}"#,
+        ])
     func preserved(json: String) throws {
         let expected = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? NSDictionary
         for answer in [json, "```json\n\(json)\n```", "설명입니다:\n\(json)\n감사합니다."] {

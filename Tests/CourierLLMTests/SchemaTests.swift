@@ -1,17 +1,20 @@
 import Foundation
 import Testing
+
 @testable import CourierLLM
 
 @Suite("JSONSchema and shape recording")
 struct SchemaTests {
     @Test("parses types, properties, items and required")
     func parse() throws {
-        let schema = try JSONSchema(data: Data("""
-        {"type": "object", "required": ["a"], "properties": {
-          "a": {"type": ["string", "null"]},
-          "b": {"type": "array", "items": {"type": "integer"}}
-        }}
-        """.utf8))
+        let schema = try JSONSchema(
+            data: Data(
+                """
+                {"type": "object", "required": ["a"], "properties": {
+                  "a": {"type": ["string", "null"]},
+                  "b": {"type": "array", "items": {"type": "integer"}}
+                }}
+                """.utf8))
         #expect(schema.types == ["object"])
         #expect(schema.required == ["a"])
         #expect(schema.properties["a"]?.types == ["string", "null"])
@@ -55,11 +58,22 @@ struct SchemaTests {
     @Test("types that cannot be probed fall back without crashing")
     func unprobeable() {
         enum Kind: String, Decodable { case a, b }
-        struct WithEnum: Decodable { let name: String; let kind: Kind; let after: Int }
-        struct Tree: Decodable { let value: Int; let children: [Tree]; let next: Box? }
+        struct WithEnum: Decodable {
+            let name: String
+            let kind: Kind
+            let after: Int
+        }
+        struct Tree: Decodable {
+            let value: Int
+            let children: [Tree]
+            let next: Box?
+        }
         final class Box: Decodable { let tree: Tree? }
         enum Choice: String, Decodable, CaseIterable { case yes, no }
-        struct Picks: Decodable { let choice: Choice; let count: Int }
+        struct Picks: Decodable {
+            let choice: Choice
+            let count: Int
+        }
         guard case .object(let partial)? = ShapeRecorder.shape(of: WithEnum.self) else {
             Issue.record("no partial shape")
             return
@@ -85,10 +99,12 @@ struct SchemaTests {
 
     @Test("schema-guided extraction finds the orphaned array key")
     func schemaGuided() throws {
-        let schema = try JSONSchema(data: Data("""
-        {"type": "object", "properties": {"s": {"type": "string"}, "list": {"type": "array", "items":
-          {"type": "object", "properties": {"t": {"type": "integer"}}}}}}
-        """.utf8))
+        let schema = try JSONSchema(
+            data: Data(
+                """
+                {"type": "object", "properties": {"s": {"type": "string"}, "list": {"type": "array", "items":
+                  {"type": "object", "properties": {"t": {"type": "integer"}}}}}}
+                """.utf8))
         let extraction = try LLMAnswerDecoder(schema: schema).extract(fromAnswer: #"{"s": "x", {"t": 1}, {"t": 2}}"#)
         #expect(extraction.json == #"{"s":"x","list":[{"t":1},{"t":2}]}"#)
         #expect(extraction.report.contains(.wrappedOrphanedObjects(key: "list")))

@@ -1,6 +1,6 @@
 import AsyncHTTPClient
-import CourierTestSupport
 import CourierSandbox
+import CourierTestSupport
 import Foundation
 import Testing
 

@@ -2,6 +2,7 @@ import CourierSandbox
 import CourierTestSupport
 import Foundation
 import Testing
+
 @testable import CourierSandbox
 
 #if canImport(Glibc)
@@ -29,8 +30,10 @@ struct HostCheckTests {
     func otherNamesRefused() async throws {
         try await withSandbox { sandbox in
             let port = sandbox.port
-            let refused = ["evil.example:\(port)", "evil.example", "127.0.0.1:\(port + 1 > 65535 ? 1 : port + 1)", "localhost:80",
-                           "127.0.0.2:\(port)", "user@127.0.0.1:\(port)", "127.0.0.1:", "127.0.0.1:abc", "[::1", "localhost.:\(port)"]
+            let refused = [
+                "evil.example:\(port)", "evil.example", "127.0.0.1:\(port + 1 > 65535 ? 1 : port + 1)", "localhost:80",
+                "127.0.0.2:\(port)", "user@127.0.0.1:\(port)", "127.0.0.1:", "127.0.0.1:abc", "[::1", "localhost.:\(port)",
+            ]
             for host in refused {
                 let answer = try await LoopbackConnection.get("/json", host: host, port: port)
                 #expect(answer.status == 421, "Host: \(host) → \(answer.text)")
@@ -51,8 +54,9 @@ struct HostCheckTests {
     func reboundRegistrationRefused() async throws {
         try await withAccountsSandbox { sandbox, _ in
             let body = #"{"username":"rebound1","password":"Passw0rd!","name":"a","email":"a@b.co","age":20}"#
-            let refused = try await sandbox.send(.POST, "/api/v1/users", headers: [("Host", "evil.example:\(sandbox.port)"), ("Content-Type", "application/json")],
-                                                 body: Array(body.utf8))
+            let refused = try await sandbox.send(
+                .POST, "/api/v1/users", headers: [("Host", "evil.example:\(sandbox.port)"), ("Content-Type", "application/json")],
+                body: Array(body.utf8))
             #expect(refused.status == 421)
             // Not registered: the same body from a proper client is not a duplicate.
             let registered = try await sandbox.send(.POST, "/api/v1/users", headers: [("Content-Type", "application/json")], body: Array(body.utf8))

@@ -1,6 +1,7 @@
 import CourierTestSupport
 import Foundation
 import Testing
+
 @testable import CourierSandbox
 
 /// The routes that decode a JSON body refuse one not declared JSON with 415: a web page may send
@@ -8,13 +9,16 @@ import Testing
 @Suite("Sandbox: JSON bodies need a JSON content type")
 struct JSONContentTypeTests {
     /// The content types a page can send without asking first, and none at all.
-    static let notJSON: [String?] = [nil, "text/plain", "text/plain; charset=utf-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]
+    static let notJSON: [String?] = [
+        nil, "text/plain", "text/plain; charset=utf-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
+    ]
 
     @Test("register, login, refresh, logout and update: 415 UNSUPPORTED_MEDIA_TYPE in the wrapper, nothing done")
     func accountsRoutes() async throws {
         try await withAccountsSandbox { sandbox, _ in
             let issued = try await sandbox.registerAndLogin()
-            let register = #"{"username":"ctype_\#(UUID().uuidString.prefix(6).lowercased())","password":"Passw0rd!","name":"a","email":"a@b.co","age":20}"#
+            let register =
+                #"{"username":"ctype_\#(UUID().uuidString.prefix(6).lowercased())","password":"Passw0rd!","name":"a","email":"a@b.co","age":20}"#
             let calls: [(Method, String, String, [(String, String)])] = [
                 (.POST, "/api/v1/users", register, []),
                 (.POST, "/api/v1/auth/login", #"{"username":"nobody","password":"Passw0rd!"}"#, []),
@@ -31,8 +35,9 @@ struct JSONContentTypeTests {
                     #expect(answer.object["message"] as? String == "Content-Type: application/json이어야 합니다")
                 }
             }
-            let patch = try await sandbox.send(.PATCH, "/api/v1/users/\(issued.userId)", headers: [("Authorization", "Bearer \(issued.token)")],
-                                               body: Array(#"{"name":"changed"}"#.utf8))
+            let patch = try await sandbox.send(
+                .PATCH, "/api/v1/users/\(issued.userId)", headers: [("Authorization", "Bearer \(issued.token)")],
+                body: Array(#"{"name":"changed"}"#.utf8))
             #expect(patch.header("Accept-Patch") == "application/json")
             let post = try await sandbox.send(.POST, "/api/v1/users", body: Array(register.utf8))
             #expect(post.header("Accept-Post") == "application/json")
@@ -49,9 +54,10 @@ struct JSONContentTypeTests {
         try await withAccountsSandbox { sandbox, _ in
             let issued = try await sandbox.registerAndLogin()
             for (index, type) in ["application/json; charset=utf-8", "Application/JSON", "application/merge-patch+json"].enumerated() {
-                let answer = try await sandbox.send(.PATCH, "/api/v1/users/\(issued.userId)",
-                                                    headers: [("Authorization", "Bearer \(issued.token)"), ("Content-Type", type)],
-                                                    body: Array(#"{"age":\#(30 + index)}"#.utf8))
+                let answer = try await sandbox.send(
+                    .PATCH, "/api/v1/users/\(issued.userId)",
+                    headers: [("Authorization", "Bearer \(issued.token)"), ("Content-Type", type)],
+                    body: Array(#"{"age":\#(30 + index)}"#.utf8))
                 #expect(answer.status == 200, "\(type) → \(answer.text)")
             }
         }
@@ -62,7 +68,8 @@ struct JSONContentTypeTests {
         try await withSandbox { sandbox in
             let body = Array(#"{"client_id":"ctype-test"}"#.utf8)
             for type in Self.notJSON {
-                let answer = try await sandbox.send(.DELETE, "/alan/api/v1/reset-state", headers: type.map { [("Content-Type", $0)] } ?? [], body: body)
+                let answer = try await sandbox.send(
+                    .DELETE, "/alan/api/v1/reset-state", headers: type.map { [("Content-Type", $0)] } ?? [], body: body)
                 #expect(answer.status == 415, "\(type ?? "nothing") → \(answer.text)")
                 #expect(answer.object["detail"] is String)
             }
@@ -75,11 +82,15 @@ struct JSONContentTypeTests {
 
     @Test("JSONMediaType: what counts as JSON")
     func mediaTypes() {
-        for type in ["application/json", "application/json;charset=utf-8", " APPLICATION/JSON ; q=1", "application/problem+json", "application/vnd.api+json"] {
+        for type in [
+            "application/json", "application/json;charset=utf-8", " APPLICATION/JSON ; q=1", "application/problem+json", "application/vnd.api+json",
+        ] {
             #expect(JSONMediaType.matches(type), "\(type)")
         }
-        for type in [nil, "", "text/plain", "application/jsonx", "application/json-seq", "application/+json", "+json", "json", "text/json/x",
-                     "application/x-www-form-urlencoded", "application/javascript"] as [String?] {
+        for type in [
+            nil, "", "text/plain", "application/jsonx", "application/json-seq", "application/+json", "+json", "json", "text/json/x",
+            "application/x-www-form-urlencoded", "application/javascript",
+        ] as [String?] {
             #expect(!JSONMediaType.matches(type), "\(type ?? "nil")")
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import CourierSandbox
 
 /// `POST /api/v1/auth/logout`: the login's refresh token (and access token, when sent) stop working.
@@ -51,7 +52,8 @@ struct LogoutTests {
                 #expect(try await sandbox.logout(token).status == 200, "\(token)")
             }
             #expect(try await sandbox.send(.POST, "/api/v1/auth/logout").status == 415)
-            let wrong = try await sandbox.send(.POST, "/api/v1/auth/logout", headers: [("Content-Type", "application/json")], body: Array(#"{"token":"x"}"#.utf8))
+            let wrong = try await sandbox.send(
+                .POST, "/api/v1/auth/logout", headers: [("Content-Type", "application/json")], body: Array(#"{"token":"x"}"#.utf8))
             #expect(wrong.status == 400, "\(wrong.text)")
             let get = try await sandbox.send(.GET, "/api/v1/auth/logout")
             #expect(get.status == 405 && get.header("Allow") == "POST")

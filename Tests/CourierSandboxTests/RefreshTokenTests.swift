@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import CourierTesting
 import Foundation
 import Testing
+
 @testable import CourierSandbox
 
 /// `POST /api/v1/auth/refresh`: rotation, reuse detection, and what is stored.
@@ -127,7 +128,7 @@ struct RefreshTokenTests {
         let tokens = try await withAccountsSandbox(logger: log.logger("sandbox")) { sandbox, _ in
             let first = try await sandbox.registerAndLogin()
             let second = try IssuedTokens(try await sandbox.refresh(first.refreshToken))
-            #expect(try await sandbox.refresh(first.refreshToken).status == 401)   // reuse: logged as a notice
+            #expect(try await sandbox.refresh(first.refreshToken).status == 401)  // reuse: logged as a notice
             #expect(try await sandbox.refresh(LoginTokens.make()).status == 401)
             #expect(try await sandbox.showUser(second.userId, token: second.token).status == 200)
             return [first, second]
@@ -136,7 +137,9 @@ struct RefreshTokenTests {
         #expect(lines.contains { $0.contains("/api/v1/auth/refresh") }, "requests were logged")
         #expect(lines.contains { $0.contains("refresh token reused") && $0.contains("userId=\(tokens[0].userId)") })
         for issued in tokens {
-            for secret in [issued.token, issued.refreshToken, LoginTokens.storedHash(of: issued.token), LoginTokens.storedHash(of: issued.refreshToken)] {
+            for secret in [
+                issued.token, issued.refreshToken, LoginTokens.storedHash(of: issued.token), LoginTokens.storedHash(of: issued.refreshToken),
+            ] {
                 #expect(!lines.contains { $0.contains(secret) })
             }
         }
@@ -147,7 +150,7 @@ struct RefreshTokenTests {
         let (tokens, files) = try await withAccountsSandbox { sandbox, directory in
             let first = try await sandbox.registerAndLogin()
             let second = try IssuedTokens(try await sandbox.refresh(first.refreshToken))
-            await sandbox.stop()   // checkpoint and close, then read every file SQLite wrote
+            await sandbox.stop()  // checkpoint and close, then read every file SQLite wrote
             let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
             // SQLite may still be removing its -wal/-shm files as it closes: a file that vanished holds nothing.
             return ([first, second], files.map { (try? Data(contentsOf: $0)) ?? Data() })

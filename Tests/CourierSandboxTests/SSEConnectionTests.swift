@@ -1,6 +1,6 @@
 import AsyncHTTPClient
-import CourierTestSupport
 import CourierSandbox
+import CourierTestSupport
 import Foundation
 import NIOCore
 import Testing
@@ -11,7 +11,8 @@ struct SSEConnectionTests {
     @Test("dropAfter=2 cuts the connection after two events: the client sees an error, the stats neither a completion nor a disconnect")
     func dropAfter() async throws {
         try await withSandbox { sandbox in
-            let response = try await HTTPClient.shared.execute(sandbox.request(.GET, "/sse/events?count=10&dropAfter=2&key=drop"), timeout: .seconds(10))
+            let response = try await HTTPClient.shared.execute(
+                sandbox.request(.GET, "/sse/events?count=10&dropAfter=2&key=drop"), timeout: .seconds(10))
             var received: [UInt8] = []
             await #expect(throws: (any Error).self) {
                 for try await chunk in response.body { received += chunk.readableBytesView }
@@ -121,9 +122,10 @@ struct SSEConnectionTests {
     @Test("/sse/echo?chunk=4&intervalMs=300 sends the pieces apart: the first arrives alone, the whole takes 1.2 s")
     func echoPieces() async throws {
         try await withSandbox { sandbox in
-            let body = Array("data: 1\n\ndata: 2\n\n".utf8)   // 18 bytes: five pieces, four pauses
+            let body = Array("data: 1\n\ndata: 2\n\n".utf8)  // 18 bytes: five pieces, four pauses
             let start = ContinuousClock.now
-            let response = try await HTTPClient.shared.execute(sandbox.request(.POST, "/sse/echo?chunk=4&intervalMs=300", body: body), timeout: .seconds(30))
+            let response = try await HTTPClient.shared.execute(
+                sandbox.request(.POST, "/sse/echo?chunk=4&intervalMs=300", body: body), timeout: .seconds(30))
             var chunks: [[UInt8]] = []
             for try await chunk in response.body { chunks.append(Array(chunk.readableBytesView)) }
             #expect(chunks.first == Array(body.prefix(4)), "pieces arrive one by one")

@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import Synchronization
 import Testing
+
 @testable import CourierSandbox
 
 /// The methods the tests send (AsyncHTTPClient's own type is NIOHTTP1's, not a dependency here).
@@ -94,7 +95,7 @@ func withAccountsSandbox<T>(
     let directory = dataDirectory ?? temporaryDirectory()
     defer { if dataDirectory == nil { try? FileManager.default.removeItem(at: directory) } }
     var settings = AccountsSettings()
-    settings.bcryptCost = 4   // bcrypt's floor: these tests are about tokens, not hashing
+    settings.bcryptCost = 4  // bcrypt's floor: these tests are about tokens, not hashing
     configure(&settings)
     var options = SandboxServer.Options()
     options.dataDirectory = directory
@@ -134,7 +135,7 @@ struct OpenStream: Sendable {
         }
         var iterator = signal.makeAsyncIterator()
         guard let received = await iterator.next() else {
-            _ = try await task.value   // the error that ended the stream early, if any
+            _ = try await task.value  // the error that ended the stream early, if any
             throw StreamEndedEarly()
         }
         return OpenStream(task: task, received: received)
@@ -186,16 +187,18 @@ extension RunningSandbox {
 
     /// Logs `username` in with password `Passw0rd!`.
     func login(_ username: String) async throws -> IssuedTokens {
-        let login = try await send(.POST, "/api/v1/auth/login", headers: [("Content-Type", "application/json")],
-                                   body: Array(#"{"username":"\#(username)","password":"Passw0rd!"}"#.utf8))
+        let login = try await send(
+            .POST, "/api/v1/auth/login", headers: [("Content-Type", "application/json")],
+            body: Array(#"{"username":"\#(username)","password":"Passw0rd!"}"#.utf8))
         try #require(login.status == 200, "login answered \(login.status) \(login.text)")
         return try IssuedTokens(login)
     }
 
     /// `POST /api/v1/auth/refresh` with `refreshToken`.
     func refresh(_ refreshToken: String) async throws -> Answer {
-        try await send(.POST, "/api/v1/auth/refresh", headers: [("Content-Type", "application/json")],
-                       body: Array(#"{"refreshToken":"\#(refreshToken)"}"#.utf8))
+        try await send(
+            .POST, "/api/v1/auth/refresh", headers: [("Content-Type", "application/json")],
+            body: Array(#"{"refreshToken":"\#(refreshToken)"}"#.utf8))
     }
 
     /// `GET /api/v1/users/{id}` with `token` as the bearer.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -100,7 +101,8 @@ public final class ChildProcess: Sendable {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t(), mask = sigset_t()
+        var defaults = sigset_t()
+        var mask = sigset_t()
         sigemptyset(&defaults)
         sigaddset(&defaults, SIGPIPE)
         sigemptyset(&mask)
@@ -118,7 +120,8 @@ public final class ChildProcess: Sendable {
             envp?.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let code = envp.map { posix_spawn(&pid, executable.path, &actions, &attributes, argv, $0) }
+        let code =
+            envp.map { posix_spawn(&pid, executable.path, &actions, &attributes, argv, $0) }
             ?? posix_spawn(&pid, executable.path, &actions, &attributes, argv, environ)
         guard code == 0 else {
             throw SpawnError(executable: executable.path, code: code)
@@ -198,8 +201,9 @@ public final class ChildProcess: Sendable {
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let candidates = [testBundleDirectory.appendingPathComponent("courier"), packageRoot.appendingPathComponent("Apps/.build/debug/courier")]
         let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-        return try #require(found, "the courier binary is not built (looked in \(candidates.map(\.path))): run `swift build --package-path Apps` first",
-                            sourceLocation: sourceLocation)
+        return try #require(
+            found, "the courier binary is not built (looked in \(candidates.map(\.path))): run `swift build --package-path Apps` first",
+            sourceLocation: sourceLocation)
     }
 
     /// Runs `executable` to its end.

@@ -4,6 +4,7 @@ import CourierSandbox
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

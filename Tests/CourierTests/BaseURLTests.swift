@@ -1,6 +1,6 @@
 import Courier
-import CourierTestSupport
 import CourierSandbox
+import CourierTestSupport
 import Foundation
 import Testing
 
@@ -12,7 +12,9 @@ struct BaseURLTests {
         case search(String)
         var baseURL: URL { URL(string: "https://api.example.invalid/v9")! }
         var path: String {
-            switch self { case .search(let term): "/echo/search/\(term)" }
+            switch self {
+            case .search(let term): "/echo/search/\(term)"
+            }
         }
         var method: HTTPMethod { .get }
         var task: HTTPTask { .requestParameters(["q": "서울 문화+행사"], encoding: .url) }
@@ -60,8 +62,9 @@ struct EnvelopeTests {
     }
 
     func endpoint(_ sandbox: RunningSandbox, status: Int, body: String, decoding: any ResponseDecoding = .json) -> TestEndpoint {
-        var endpoint = TestEndpoint(baseURL: sandbox.baseURL, path: "/status/\(status)",
-                                    task: .requestParameters(["body": body, "contentType": "application/json"], encoding: .url))
+        var endpoint = TestEndpoint(
+            baseURL: sandbox.baseURL, path: "/status/\(status)",
+            task: .requestParameters(["body": body, "contentType": "application/json"], encoding: .url))
         endpoint.decoding = decoding
         return endpoint
     }
@@ -86,12 +89,15 @@ struct EnvelopeTests {
     func envelopeDecoding() async throws {
         try await withSandbox { sandbox in
             let client = NetworkClient()
-            let item: Item = try await client.request(endpoint(sandbox, status: 200, body: #"{"success":true,"code":"OK","data":{"id":7}}"#, decoding: .envelope))
+            let item: Item = try await client.request(
+                endpoint(sandbox, status: 200, body: #"{"success":true,"code":"OK","data":{"id":7}}"#, decoding: .envelope))
             #expect(item == Item(id: 7))
-            let empty: EmptyResponse = try await client.request(endpoint(sandbox, status: 200, body: #"{"success":true,"data":null}"#, decoding: .envelope))
+            let empty: EmptyResponse = try await client.request(
+                endpoint(sandbox, status: 200, body: #"{"success":true,"data":null}"#, decoding: .envelope))
             #expect(empty == EmptyResponse())
             await #expect(throws: NetworkError.remoteError(200, "nope")) {
-                let _: Item = try await client.request(endpoint(sandbox, status: 200, body: #"{"success":false,"message":"nope"}"#, decoding: .envelope))
+                let _: Item = try await client.request(
+                    endpoint(sandbox, status: 200, body: #"{"success":false,"message":"nope"}"#, decoding: .envelope))
             }
             let error = await #expect(throws: NetworkError.self) {
                 let _: Item = try await client.request(endpoint(sandbox, status: 200, body: #"{"success":true}"#, decoding: .envelope))

@@ -2,6 +2,7 @@ import Courier
 import CourierTestSupport
 import Foundation
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

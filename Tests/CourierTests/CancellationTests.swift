@@ -1,7 +1,7 @@
 import Courier
 import CourierAsyncHTTPClient
-import CourierTestSupport
 import CourierSandbox
+import CourierTestSupport
 import Foundation
 import OpenAPIRuntime
 import Testing
@@ -9,7 +9,9 @@ import Testing
 /// Cancelling the calling task cancels the transport request and surfaces as `taskCancelled`.
 @Suite("Cancellation")
 struct CancellationTests {
-    @Test("mid-request cancellation → taskCancelled at once (median < 250 ms even on a loaded machine); the server sees the disconnect; the one pooled connection is free again", arguments: TransportKind.allCases)
+    @Test(
+        "mid-request cancellation → taskCancelled at once (median < 250 ms even on a loaded machine); the server sees the disconnect; the one pooled connection is free again",
+        arguments: TransportKind.allCases)
     func midRequest(_ kind: TransportKind) async throws {
         var settings = HTTPClientTransport.Settings()
         settings.connectionsPerHost = 1

@@ -1,6 +1,6 @@
 import Courier
-import CourierTestSupport
 import CourierSandbox
+import CourierTestSupport
 import Foundation
 import Testing
 
@@ -61,8 +61,9 @@ struct EncodingRoundTripTests {
             let client = NetworkClient(transport: kind.make())
             let article = Article(title: "비트코인 +10% & \"rally\" 🚀", tags: ["a/b", "c=d"], score: 42)
             let echo = try await client.request(
-                TestEndpoint(baseURL: sandbox.baseURL, path: "/echo", method: .post,
-                             task: .requestComposite(query: ["page": 2, "q": "이더리움 & co"], body: .requestJSONEncodable(article))),
+                TestEndpoint(
+                    baseURL: sandbox.baseURL, path: "/echo", method: .post,
+                    task: .requestComposite(query: ["page": 2, "q": "이더리움 & co"], body: .requestJSONEncodable(article))),
                 as: Echo.self
             )
             #expect(echo.method == "POST")
@@ -79,8 +80,9 @@ struct EncodingRoundTripTests {
         try await withSandbox { sandbox in
             let client = NetworkClient(transport: kind.make())
             let echo = try await client.request(
-                TestEndpoint(baseURL: sandbox.baseURL, path: "/echo", method: .put,
-                             task: .requestParameters(["name": "홍길동", "note": "a+b&c=d", "ok": true], encoding: .form)),
+                TestEndpoint(
+                    baseURL: sandbox.baseURL, path: "/echo", method: .put,
+                    task: .requestParameters(["name": "홍길동", "note": "a+b&c=d", "ok": true], encoding: .form)),
                 as: Echo.self
             )
             #expect(echo.contentType == "application/x-www-form-urlencoded")
@@ -93,8 +95,9 @@ struct EncodingRoundTripTests {
         try await withSandbox { sandbox in
             let client = NetworkClient(transport: kind.make())
             let echo = try await client.request(
-                TestEndpoint(baseURL: sandbox.baseURL, path: "/echo", method: .patch,
-                             task: .requestParameters(["name": "서울", "age": 30, "tags": ["x", "y"]], encoding: .json)),
+                TestEndpoint(
+                    baseURL: sandbox.baseURL, path: "/echo", method: .patch,
+                    task: .requestParameters(["name": "서울", "age": 30, "tags": ["x", "y"]], encoding: .json)),
                 as: Echo.self
             )
             #expect(echo.method == "PATCH")
@@ -110,8 +113,9 @@ struct EncodingRoundTripTests {
         try await withSandbox { sandbox in
             let client = NetworkClient(transport: kind.make())
             let echo = try await client.request(
-                TestEndpoint(baseURL: sandbox.baseURL, path: "/echo", method: .post,
-                             task: .requestData(Data("<xml>한글</xml>".utf8), contentType: "application/xml")),
+                TestEndpoint(
+                    baseURL: sandbox.baseURL, path: "/echo", method: .post,
+                    task: .requestData(Data("<xml>한글</xml>".utf8), contentType: "application/xml")),
                 as: Echo.self
             )
             #expect(echo.contentType == "application/xml")
@@ -150,7 +154,9 @@ struct EncodingRoundTripTests {
         try await withSandbox { sandbox in
             let client = NetworkClient(transport: kind.make())
             let echo = try await client.request(
-                TestEndpoint(baseURL: sandbox.baseURL, path: "/echo", headers: ["X-Request-Tag": "서울".addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "", "Accept": "application/json"]),
+                TestEndpoint(
+                    baseURL: sandbox.baseURL, path: "/echo",
+                    headers: ["X-Request-Tag": "서울".addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "", "Accept": "application/json"]),
                 as: Echo.self
             )
             #expect(echo.headers["x-request-tag"] == "%EC%84%9C%EC%9A%B8")

@@ -3,6 +3,7 @@ import CourierAsyncHTTPClient
 import CourierTestSupport
 import Foundation
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -61,8 +62,10 @@ struct FaultTests {
             for (path, query) in [("/delay/10000", RequestParameters()), ("/probe/slow/10000", [:]), ("/drip", drip)] {
                 let start = ContinuousClock.now
                 let error = await #expect(throws: NetworkError.self) {
-                    try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: path,
-                                                           task: .requestParameters(query, encoding: .url), timeout: .milliseconds(300)))
+                    try await client.response(
+                        TestEndpoint(
+                            baseURL: sandbox.baseURL, path: path,
+                            task: .requestParameters(query, encoding: .url), timeout: .milliseconds(300)))
                 }
                 #expect(error == .networkError(URLError(.timedOut)), "\(path)")
                 // Well under the routes' 10 s (2.55 s seen with a release build beside the suite).
@@ -89,7 +92,10 @@ struct FaultTests {
     func gzip(_ kind: TransportKind) async throws {
         try await withSandbox { sandbox in
             let client = NetworkClient(transport: kind.make())
-            struct Gzipped: Decodable, Sendable { var gzipped: Bool; var message: String }
+            struct Gzipped: Decodable, Sendable {
+                var gzipped: Bool
+                var message: String
+            }
             let value = try await client.request(TestEndpoint(baseURL: sandbox.baseURL, path: "/gzip"), as: Gzipped.self)
             #expect(value.gzipped)
             #expect(value.message == "압축된 응답")
@@ -140,8 +146,9 @@ struct FaultTests {
         }
     }
 
-    @Test("the size limit holds: declared and streamed bodies over the limit fail, with and without a middleware",
-          arguments: TransportKind.allCases, [false, true])
+    @Test(
+        "the size limit holds: declared and streamed bodies over the limit fail, with and without a middleware",
+        arguments: TransportKind.allCases, [false, true])
     func sizeLimit(_ kind: TransportKind, throughMiddleware: Bool) async throws {
         try await withSandbox { sandbox in
             // Without middlewares the client takes the transport's buffered path; with one, the streamed `HTTPBody`.

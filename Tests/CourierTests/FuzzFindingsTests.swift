@@ -1,8 +1,9 @@
-@testable import Courier
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import Testing
+
+@testable import Courier
 
 /// What fuzzing found in Courier's own parsers and writers (Fuzz/README.md), kept as tests.
 @Suite("Fuzz findings (Courier)")
@@ -20,8 +21,9 @@ struct FuzzFindingsTests {
     @Test("a disk cache entry with a status past 999 is a miss, not a trap")
     func diskEntryStatus() throws {
         for status in [1000, 65_535, 99] {
-            let response = CachedResponse(url: "u", head: HTTPResponse(status: .ok), body: Data("x".utf8),
-                                          requestTime: Date(), responseTime: Date(), varyValues: [:])
+            let response = CachedResponse(
+                url: "u", head: HTTPResponse(status: .ok), body: Data("x".utf8),
+                requestTime: Date(), responseTime: Date(), varyValues: [:])
             var crafted = response
             crafted.status = status
             let data = DiskEntryFormat.encode([crafted], bodies: [.inline(Data("x".utf8))], key: "k")
@@ -32,8 +34,9 @@ struct FuzzFindingsTests {
     @Test("multipart parameters and content types cannot inject header text")
     func multipartInjection() async throws {
         var form = MultipartFormData(boundary: "BOUNDARY")
-        form.append(data: Data("x".utf8), name: "x\"\u{301}; filename=evil", fileName: "a\r\u{301}\n\u{301}X: y",
-                    contentType: "text/plain\r\nX-Injected: 1")
+        form.append(
+            data: Data("x".utf8), name: "x\"\u{301}; filename=evil", fileName: "a\r\u{301}\n\u{301}X: y",
+            contentType: "text/plain\r\nX-Injected: 1")
         let bytes = try await Data(collecting: try form.body(), upTo: 1 << 20)
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(!text.contains("\r\nX-Injected"))

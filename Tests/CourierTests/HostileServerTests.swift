@@ -5,6 +5,7 @@ import Foundation
 import HTTPTypes
 import Synchronization
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -26,8 +27,9 @@ struct HostileServerTests {
         var body: String?
     }
 
-    @Test("an unreadable or huge Retry-After hands the answer back at once, never traps",
-          arguments: TransportKind.allCases, ["1e19", "inf", "99999999999999999999", "  1e308 ", "-1", "NaN", "3.5"])
+    @Test(
+        "an unreadable or huge Retry-After hands the answer back at once, never traps",
+        arguments: TransportKind.allCases, ["1e19", "inf", "99999999999999999999", "  1e308 ", "-1", "NaN", "3.5"])
     func retryAfter(_ kind: TransportKind, value: String) async throws {
         try await withSandbox { sandbox in
             let clock = RecordingClock()
@@ -72,10 +74,14 @@ struct HostileServerTests {
         try await withSandbox { sandbox in
             let client = NetworkClient(transport: kind.make())
             let error = await #expect(throws: NetworkError.self) {
-                try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/hostile/gzip-bomb", task: .requestParameters(["mib": "256"], encoding: .url), timeout: .seconds(30)))
+                try await client.response(
+                    TestEndpoint(
+                        baseURL: sandbox.baseURL, path: "/hostile/gzip-bomb", task: .requestParameters(["mib": "256"], encoding: .url),
+                        timeout: .seconds(30)))
             }
-            #expect(error == .networkError(URLError(.cannotDecodeContentData)) || error == .responseTooLarge(limit: 16 * 1024 * 1024),
-                    "\(String(describing: error))")
+            #expect(
+                error == .networkError(URLError(.cannotDecodeContentData)) || error == .responseTooLarge(limit: 16 * 1024 * 1024),
+                "\(String(describing: error))")
         }
     }
 
@@ -85,7 +91,10 @@ struct HostileServerTests {
         try await withSandbox { sandbox in
             let client = NetworkClient(transport: kind.make())
             let error = await #expect(throws: NetworkError.self) {
-                try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/hostile/endless", task: .requestParameters(["mib": "256"], encoding: .url), timeout: .seconds(30)))
+                try await client.response(
+                    TestEndpoint(
+                        baseURL: sandbox.baseURL, path: "/hostile/endless", task: .requestParameters(["mib": "256"], encoding: .url),
+                        timeout: .seconds(30)))
             }
             #expect(error == .responseTooLarge(limit: 16 * 1024 * 1024))
         }
@@ -97,7 +106,10 @@ struct HostileServerTests {
             let client = NetworkClient(transport: kind.make())
             let started = ContinuousClock.now
             let error = await #expect(throws: NetworkError.self) {
-                try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/hostile/declared", task: .requestParameters(["bytes": "4294967296", "send": "268435456"], encoding: .url), timeout: .seconds(30)))
+                try await client.response(
+                    TestEndpoint(
+                        baseURL: sandbox.baseURL, path: "/hostile/declared",
+                        task: .requestParameters(["bytes": "4294967296", "send": "268435456"], encoding: .url), timeout: .seconds(30)))
             }
             #expect(error == .responseTooLarge(limit: 16 * 1024 * 1024))
             #expect(ContinuousClock.now - started < .seconds(10))
@@ -110,8 +122,11 @@ struct HostileServerTests {
             let client = NetworkClient(transport: kind.make())
             let started = ContinuousClock.now
             let error = await #expect(throws: NetworkError.self) {
-                try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/drip", task: .requestParameters(
-                    ["bytes": "100", "intervalMs": "500"], encoding: .url), timeout: .seconds(3)))
+                try await client.response(
+                    TestEndpoint(
+                        baseURL: sandbox.baseURL, path: "/drip",
+                        task: .requestParameters(
+                            ["bytes": "100", "intervalMs": "500"], encoding: .url), timeout: .seconds(3)))
             }
             let elapsed = ContinuousClock.now - started
             #expect(error == .networkError(URLError(.timedOut)))
@@ -155,17 +170,19 @@ struct HostileServerTests {
             let headers = ["Authorization": "Bearer SECRET-TOKEN", "Cookie": "session=SECRET-COOKIE", "X-Api-Key": "SECRET-KEY"]
             // 127.0.0.1 → localhost: another host, so another origin.
             let other = "http://localhost:\(port)/echo?key=SECRET-KEY&page=2"
-            let away = try await client.request(TestEndpoint(
-                baseURL: sandbox.baseURL, path: "/hostile/redirect", task: .requestParameters(["to": other], encoding: .url),
-                headers: headers, secrets: ["SECRET-KEY"]), as: Echo.self)
+            let away = try await client.request(
+                TestEndpoint(
+                    baseURL: sandbox.baseURL, path: "/hostile/redirect", task: .requestParameters(["to": other], encoding: .url),
+                    headers: headers, secrets: ["SECRET-KEY"]), as: Echo.self)
             #expect(away.headers["authorization"] == nil)
             #expect(away.headers["cookie"] == nil)
             #expect(away.headers["x-api-key"] == nil, "a header carrying a declared secret")
             #expect(away.query == [["page", "2"]], "a query item carrying a declared secret")
             let same = "http://127.0.0.1:\(port)/echo"
-            let home = try await client.request(TestEndpoint(
-                baseURL: sandbox.baseURL, path: "/hostile/redirect", task: .requestParameters(["to": same], encoding: .url),
-                headers: headers), as: Echo.self)
+            let home = try await client.request(
+                TestEndpoint(
+                    baseURL: sandbox.baseURL, path: "/hostile/redirect", task: .requestParameters(["to": same], encoding: .url),
+                    headers: headers), as: Echo.self)
             #expect(home.headers["authorization"] == "Bearer SECRET-TOKEN")
             #expect(home.headers["cookie"] == "session=SECRET-COOKIE")
             #expect(home.headers["x-api-key"] == "SECRET-KEY")
@@ -197,10 +214,12 @@ struct HostileServerTests {
         try await withSandbox { sandbox in
             let client = NetworkClient(transport: kind.make())
             func post(_ status: Int) async throws -> Echo {
-                try await client.request(TestEndpoint(
-                    baseURL: sandbox.baseURL, path: "/hostile/redirect",
-                    method: .post,
-                    task: .requestComposite(query: ["to": "/echo", "status": "\(status)"], body: .requestData(Data("payload".utf8), contentType: "text/plain"))),
+                try await client.request(
+                    TestEndpoint(
+                        baseURL: sandbox.baseURL, path: "/hostile/redirect",
+                        method: .post,
+                        task: .requestComposite(
+                            query: ["to": "/echo", "status": "\(status)"], body: .requestData(Data("payload".utf8), contentType: "text/plain"))),
                     as: Echo.self)
             }
             let seeOther = try await post(303)
@@ -242,9 +261,10 @@ final class DrippingHeadPeer: Sendable {
 
     init() {
         let descriptor = LoopbackSocket.make()
-        port = LoopbackSocket.withAddress { address, length in
-            bind(descriptor, address, length) == 0 && listen(descriptor, 8) == 0 && getsockname(descriptor, address, &length) == 0
-        }.port
+        port =
+            LoopbackSocket.withAddress { address, length in
+                bind(descriptor, address, length) == 0 && listen(descriptor, 8) == 0 && getsockname(descriptor, address, &length) == 0
+            }.port
         self.descriptor = descriptor
         let stopped = self.stopped
         Thread.detachNewThread {

@@ -1,8 +1,9 @@
-@testable import CourierAsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOPosix
 import Testing
+
+@testable import CourierAsyncHTTPClient
 
 @Suite("LoopAffinity: which event loop a request prefers")
 struct LoopAffinityTests {

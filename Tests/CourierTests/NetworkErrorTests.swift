@@ -2,6 +2,7 @@ import Courier
 import Foundation
 import HTTPTypes
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -12,7 +13,10 @@ struct NetworkErrorTests {
     @Test("Korean messages use the seed's wording")
     func korean() {
         #expect(NetworkError.taskCancelled.userMessage(in: .korean) == "작업이 취소됐어요")
-        for error in [NetworkError.notFound(404), .invalidURL, .serverError(500), .quotaExceeded(401), .decodingError(.dataCorrupted(.init(codingPath: [], debugDescription: "x")))] {
+        for error in [
+            NetworkError.notFound(404), .invalidURL, .serverError(500), .quotaExceeded(401),
+            .decodingError(.dataCorrupted(.init(codingPath: [], debugDescription: "x"))),
+        ] {
             #expect(error.userMessage(in: .korean) == "데이터를 불러오지 못했어요\n잠시 후 다시 시도해 주세요")
         }
         #expect(NetworkError.taskCancelled.userMessage(in: .english) == "The task was cancelled.")
@@ -21,11 +25,18 @@ struct NetworkErrorTests {
 
     @Test("log lines in the seed's format")
     func logFormat() {
-        #expect(NetworkError.notFound(404).log(file: "Project/MyService.swift", function: "fetchData") == #"notFound(404)-"Project/MyService.swift#fetchData""#)
+        #expect(
+            NetworkError.notFound(404).log(file: "Project/MyService.swift", function: "fetchData")
+                == #"notFound(404)-"Project/MyService.swift#fetchData""#)
         #expect(NetworkError.taskCancelled.log(file: "A.swift", function: "f()") == #"taskCancelled-"A.swift#f()""#)
-        let decoding = NetworkError.decodingError(.typeMismatch(String.self, .init(codingPath: [], debugDescription: "Expected String but found \"Int\" instead")))
-        #expect(decoding.log(file: "NetworkClient.swift", function: "request(url:)") == #"decodingError("Expected String but found \"Int\" instead")-"NetworkClient.swift#request(url:)""#)
-        #expect(NetworkError.networkError(URLError(.cannotConnectToHost)).log(file: "a", function: "b") == #"networkError(-1004 cannotConnectToHost)-"a#b""#)
+        let decoding = NetworkError.decodingError(
+            .typeMismatch(String.self, .init(codingPath: [], debugDescription: "Expected String but found \"Int\" instead")))
+        #expect(
+            decoding.log(file: "NetworkClient.swift", function: "request(url:)")
+                == #"decodingError("Expected String but found \"Int\" instead")-"NetworkClient.swift#request(url:)""#)
+        #expect(
+            NetworkError.networkError(URLError(.cannotConnectToHost)).log(file: "a", function: "b")
+                == #"networkError(-1004 cannotConnectToHost)-"a#b""#)
         #expect(NetworkError.invalidURL.log().hasPrefix("invalidURL-\"CourierTests/NetworkErrorTests.swift#"))
     }
 

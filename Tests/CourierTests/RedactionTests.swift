@@ -26,8 +26,10 @@ struct RedactionTests {
         try await withSandbox { sandbox in
             let client = NetworkClient(transport: kind.make(), middlewares: [LoggingMiddleware(logger: capture.logger())])
             _ = try await client.response(SeoulLike(baseURL: sandbox.baseURL, key: "5a6b7c8d9e-SEOUL-KEY"))
-            _ = try? await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/status/500",
-                                                        task: .requestParameters(["token": "tok-zzz999"], encoding: .url)))
+            _ = try? await client.response(
+                TestEndpoint(
+                    baseURL: sandbox.baseURL, path: "/status/500",
+                    task: .requestParameters(["token": "tok-zzz999"], encoding: .url)))
         }
         let text = capture.text
         #expect(capture.lines.count >= 4)

@@ -12,13 +12,17 @@ struct StatusMappingTests {
         try await withSandbox { sandbox in
             let client = NetworkClient(transport: kind.make())
             let remote = await #expect(throws: NetworkError.self) {
-                try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/status/409",
-                                                       task: .requestParameters(["body": "이미 존재하는 사용자명"], encoding: .url)))
+                try await client.response(
+                    TestEndpoint(
+                        baseURL: sandbox.baseURL, path: "/status/409",
+                        task: .requestParameters(["body": "이미 존재하는 사용자명"], encoding: .url)))
             }
             #expect(remote == .remoteError(409, "이미 존재하는 사용자명"))
             let unknown = await #expect(throws: NetworkError.self) {
-                try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/status/418",
-                                                       task: .requestParameters(["binary": "1"], encoding: .url)))
+                try await client.response(
+                    TestEndpoint(
+                        baseURL: sandbox.baseURL, path: "/status/418",
+                        task: .requestParameters(["binary": "1"], encoding: .url)))
             }
             #expect(unknown == .unknown(418))
         }
@@ -30,7 +34,8 @@ struct StatusMappingTests {
             let client = NetworkClient(transport: kind.make())
             func status(_ code: Int, _ parameters: RequestParameters = [:]) async -> NetworkError? {
                 await #expect(throws: NetworkError.self) {
-                    try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/status/\(code)", task: .requestParameters(parameters, encoding: .url)))
+                    try await client.response(
+                        TestEndpoint(baseURL: sandbox.baseURL, path: "/status/\(code)", task: .requestParameters(parameters, encoding: .url)))
                 }
             }
             #expect(await status(401) == .unauthorized(401))

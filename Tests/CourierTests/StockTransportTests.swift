@@ -12,7 +12,10 @@ import Testing
 /// Stock swift-openapi transports plug into `NetworkClient`, and Courier middlewares work with them.
 @Suite("Stock transports")
 struct StockTransportTests {
-    struct Story: Decodable, Sendable { var id: Int; var title: String }
+    struct Story: Decodable, Sendable {
+        var id: Int
+        var title: String
+    }
 
     static let stock: [(String, @Sendable () -> any ClientTransport)] = [
         ("swift-openapi-urlsession", { URLSessionTransport() }),

@@ -3,6 +3,7 @@ import CourierTestSupport
 import CourierTesting
 import Foundation
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -10,7 +11,10 @@ import FoundationNetworking
 /// The stub transport users get for their own unit tests.
 @Suite("StubTransport")
 struct StubTransportTests {
-    struct User: Codable, Sendable, Equatable { var id: Int; var name: String }
+    struct User: Codable, Sendable, Equatable {
+        var id: Int
+        var name: String
+    }
 
     @Test("answers from its table and records what was sent")
     func table() async throws {
@@ -20,7 +24,8 @@ struct StubTransportTests {
         stub.on(.get, "/offline", .fail(.notConnectedToInternet))
         let client = NetworkClient(transport: stub)
         let base = URL(string: "https://api.example.com")!
-        let user = try await client.request(TestEndpoint(baseURL: base, path: "/users/1", task: .requestParameters(["x": "1"], encoding: .url)), as: User.self)
+        let user = try await client.request(
+            TestEndpoint(baseURL: base, path: "/users/1", task: .requestParameters(["x": "1"], encoding: .url)), as: User.self)
         #expect(user == User(id: 1, name: "홍길동"))
         let empty = try await client.request(TestEndpoint(baseURL: base, path: "/users/1", method: .delete), as: EmptyResponse.self)
         #expect(empty == EmptyResponse())
@@ -36,11 +41,15 @@ struct StubTransportTests {
         case search(String, page: Int)
         var baseURL: URL { URL(string: "https://api.example.com")! }
         var path: String {
-            switch self { case .search(let term, _): "/search/\(term)" }
+            switch self {
+            case .search(let term, _): "/search/\(term)"
+            }
         }
         var method: HTTPMethod { .get }
         var task: HTTPTask {
-            switch self { case .search(_, let page): .requestParameters(["page": page, "q": "문화 & 행사"], encoding: .url) }
+            switch self {
+            case .search(_, let page): .requestParameters(["page": page, "q": "문화 & 행사"], encoding: .url)
+            }
         }
     }
 

@@ -51,7 +51,9 @@ struct MessageBufferTests {
         #expect(received.count + buffer.dropped == total)
     }
 
-    @Test("the queue is bounded in bytes too: under .suspend a push waits once the bytes are taken, and is let in as they are read", .timeLimit(.minutes(1)))
+    @Test(
+        "the queue is bounded in bytes too: under .suspend a push waits once the bytes are taken, and is let in as they are read",
+        .timeLimit(.minutes(1)))
     func suspendBoundedInBytes() async throws {
         let megabyte = 1 << 20
         let buffer = MessageBuffer(policy: .suspend(limit: 64), byteLimit: 4 * megabyte)

@@ -43,13 +43,16 @@ final class OversizePeer: Sendable {
                 return .upgrade([:]) { inbound, outbound, _ in
                     switch query.path {
                     case "/one-frame":
-                        try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .binary, data: OversizePeer.filler(query.number("bytes")))))
+                        try await outbound.write(
+                            .custom(WebSocketFrame(fin: true, opcode: .binary, data: OversizePeer.filler(query.number("bytes")))))
                     case "/fragments":
-                        let total = query.number("bytes"), size = max(1, query.number("frame"))
+                        let total = query.number("bytes")
+                        let size = max(1, query.number("frame"))
                         var sent = 0
                         while sent < total {
                             let count = min(size, total - sent)
-                            let frame = WebSocketFrame(fin: sent + count == total, opcode: sent == 0 ? .binary : .continuation, data: OversizePeer.filler(count))
+                            let frame = WebSocketFrame(
+                                fin: sent + count == total, opcode: sent == 0 ? .binary : .continuation, data: OversizePeer.filler(count))
                             try await outbound.write(.custom(frame))
                             sent += count
                         }
@@ -90,7 +93,8 @@ final class OversizePeer: Sendable {
     }
 
     /// The ticker message `/nested` sends last: KRW-BTC at 1, `seq` 1.
-    static let tick = #"{"code":"KRW-BTC","trade_price":1,"prev_closing_price":1,"change":"EVEN","signed_change_price":0,"#
+    static let tick =
+        #"{"code":"KRW-BTC","trade_price":1,"prev_closing_price":1,"change":"EVEN","signed_change_price":0,"#
         + #""signed_change_rate":0,"trade_volume":1,"acc_trade_volume":1,"trade_timestamp":1,"timestamp":1,"seq":1}"#
 
     /// `count` bytes of `a`.

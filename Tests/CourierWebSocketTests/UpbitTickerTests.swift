@@ -72,7 +72,10 @@ struct ReconnectPolicyTests {
     @Test("delays double from the initial delay, stop at the maximum, and jitter only shortens them")
     func delays() {
         let policy = ReconnectPolicy(initialDelay: .milliseconds(100), maxDelay: .seconds(1), multiplier: 2, jitter: 0.25)
-        #expect((1...6).map { policy.delay(attempt: $0, random: 0) } == [.milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .seconds(1), .seconds(1)])
+        #expect(
+            (1...6).map { policy.delay(attempt: $0, random: 0) } == [
+                .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .seconds(1), .seconds(1),
+            ])
         #expect(policy.delay(attempt: 1, random: 1) == .milliseconds(75))
         #expect(policy.delay(attempt: 10_000, random: 0) == .seconds(1))  // no overflow, never stuck
         #expect(policy.delayRange(attempt: 3) == .milliseconds(300) ... .milliseconds(400))

@@ -162,7 +162,8 @@ struct WebSocketConnectionTests {
             var logger = capture.logger("ws")
             logger.logLevel = .trace
             let url = URL(string: webSocketURL(sandbox, "/ws/echo").absoluteString + "?token=SECRET-123&x=1")!
-            let connection = try await WebSocketClient(configuration: .init(url: url, headers: [.authorization: "Bearer SECRET-456"]), logger: logger).connect()
+            let connection = try await WebSocketClient(configuration: .init(url: url, headers: [.authorization: "Bearer SECRET-456"]), logger: logger)
+                .connect()
             try await connection.send(text: "hello")
             for try await _ in connection.messages { break }
             await connection.close()

@@ -52,7 +52,10 @@ struct WebSocketLimitsTests {
             #expect(start.duration(to: .now) < .seconds(5))
             let tooLarge = NetworkError.webSocketError(.messageTooLarge(limit: 16 * Self.mebibyte))
             #expect(failure == tooLarge || failure == .networkError(URLError(.networkConnectionLost)))
-            withKnownIssue("swift-websocket: NIO's WebSocketProtocolErrorHandler closes the channel before the frame decoder's error reaches WSClient's stream", isIntermittent: true) {
+            withKnownIssue(
+                "swift-websocket: NIO's WebSocketProtocolErrorHandler closes the channel before the frame decoder's error reaches WSClient's stream",
+                isIntermittent: true
+            ) {
                 #expect(failure == tooLarge)
             }
         }
@@ -61,7 +64,8 @@ struct WebSocketLimitsTests {
     @Test("a smaller maxMessageSize is the limit reported; a message within it arrives whole", .timeLimit(.minutes(1)))
     func configuredLimit() async throws {
         try await withOversizePeer { peer in
-            let small = WebSocketConfiguration(url: peer.url("/fragments?bytes=\(2 * Self.mebibyte)&frame=\(Self.mebibyte / 2)"), maxMessageSize: Self.mebibyte)
+            let small = WebSocketConfiguration(
+                url: peer.url("/fragments?bytes=\(2 * Self.mebibyte)&frame=\(Self.mebibyte / 2)"), maxMessageSize: Self.mebibyte)
             let refused = try await WebSocketClient(configuration: small).connect()
             await #expect(throws: NetworkError.webSocketError(.messageTooLarge(limit: Self.mebibyte))) {
                 for try await _ in refused.messages {}
@@ -125,8 +129,10 @@ struct WebSocketLimitsTests {
         // Allowed by the list, or loopback by default: dialled (and refused by the port).
         var allowed = WebSocketConfiguration(url: URL(string: "ws://127.0.0.2:\(refusing.port)/x")!)
         allowed.insecureHostsAllowed.insert("127.0.0.2")
-        for configuration in [allowed, .init(url: URL(string: "ws://127.0.0.1:\(refusing.port)/x")!),
-                              .init(url: URL(string: "wss://127.0.0.2:\(refusing.port)/x")!)] {
+        for configuration in [
+            allowed, .init(url: URL(string: "ws://127.0.0.1:\(refusing.port)/x")!),
+            .init(url: URL(string: "wss://127.0.0.2:\(refusing.port)/x")!),
+        ] {
             do {
                 _ = try await WebSocketClient(configuration: configuration).connect()
                 Issue.record("connected to a refusing port")

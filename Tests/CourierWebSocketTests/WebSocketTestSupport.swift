@@ -72,9 +72,10 @@ final class SilentListener: Sendable {
 
     init() {
         let descriptor = LoopbackSocket.make()
-        port = LoopbackSocket.withAddress { address, length in
-            bind(descriptor, address, length) == 0 && listen(descriptor, 8) == 0 && getsockname(descriptor, address, &length) == 0
-        }.port
+        port =
+            LoopbackSocket.withAddress { address, length in
+                bind(descriptor, address, length) == 0 && listen(descriptor, 8) == 0 && getsockname(descriptor, address, &length) == 0
+            }.port
         self.descriptor = descriptor
     }
 

@@ -74,7 +74,9 @@ struct WebsocketsPeerConformanceTests {
 
     init() async throws {
         // Never skipped for a missing tool: Scripts/test.sh installs the peer's package.
-        try #require(await PythonPeer.available(), "python3 with websockets is missing: run the tests with Scripts/test.sh (it installs Python's websockets in .build-python)")
+        try #require(
+            await PythonPeer.available(),
+            "python3 with websockets is missing: run the tests with Scripts/test.sh (it installs Python's websockets in .build-python)")
         peer = try await PythonPeer.shared.value
         #expect(peer.port > 0)
     }
@@ -111,7 +113,9 @@ struct WebsocketsPeerConformanceTests {
         await connection.close()
     }
 
-    @Test("the peer's close codes: 1000 and 1001 end normally, others are webSocketError(.closed) with code and reason", arguments: [1000, 1001, 1011, 4002])
+    @Test(
+        "the peer's close codes: 1000 and 1001 end normally, others are webSocketError(.closed) with code and reason",
+        arguments: [1000, 1001, 1011, 4002])
     func peerCloses(code: Int) async throws {
         let connection = try await connect("/close/\(code)")
         if code == 1000 || code == 1001 {
@@ -143,7 +147,9 @@ struct WebsocketsPeerConformanceTests {
         await eventually { try await peer.closes().contains { $0["path"] == "/invalid-utf8" && $0["code"] == "1007" } }
     }
 
-    @Test("pings both ways: the peer pings every 200 ms and the client answers while nobody reads; the client's heartbeat gets pongs; after 2 s both are still up")
+    @Test(
+        "pings both ways: the peer pings every 200 ms and the client answers while nobody reads; the client's heartbeat gets pongs; after 2 s both are still up"
+    )
     func pingsBothWays() async throws {
         let connection = try await connect("/echo", pingInterval: .milliseconds(500))
         try await Task.sleep(for: .seconds(2))

@@ -1,8 +1,9 @@
 import Courier
 import Foundation
-@testable import HackerNewsAPI
 import Synchronization
 import Testing
+
+@testable import HackerNewsAPI
 
 /// A Hacker News API whose every comment has one reply, without end: item `n` answers with
 /// `kids: [n + 1]`. Counts the item calls.

@@ -17,7 +17,10 @@ struct EndpointTests {
             #expect(request.path == path)
             #expect(request.method == .get)
         }
-        #expect(StoryList.allCases.map { HackerNewsAPI.list($0).path } == ["/topstories.json", "/newstories.json", "/beststories.json", "/askstories.json", "/showstories.json", "/jobstories.json"])
+        #expect(
+            StoryList.allCases.map { HackerNewsAPI.list($0).path } == [
+                "/topstories.json", "/newstories.json", "/beststories.json", "/askstories.json", "/showstories.json", "/jobstories.json",
+            ])
         #expect(HackerNewsAPI.defaultBaseURL.absoluteString == "https://hacker-news.firebaseio.com/v0/")
     }
 

@@ -19,7 +19,8 @@ struct HTMLTextTests {
     func links() {
         let shown = #"See <a href="https:&#x2F;&#x2F;example.com&#x2F;a" rel="nofollow">https:&#x2F;&#x2F;example.com&#x2F;a</a> now"#
         #expect(HTMLText.plainText(shown) == "See https://example.com/a now")
-        let shortened = #"<a href="https:&#x2F;&#x2F;example.com&#x2F;a&#x2F;very&#x2F;long&#x2F;path">https:&#x2F;&#x2F;example.com&#x2F;a&#x2F;ve...</a>"#
+        let shortened =
+            #"<a href="https:&#x2F;&#x2F;example.com&#x2F;a&#x2F;very&#x2F;long&#x2F;path">https:&#x2F;&#x2F;example.com&#x2F;a&#x2F;ve...</a>"#
         #expect(HTMLText.plainText(shortened) == "https://example.com/a/very/long/path")
         #expect(HTMLText.plainText(#"read <a href="https://x.org">this</a>."#) == "read this (https://x.org).")
     }

@@ -25,7 +25,8 @@ func standIn(_ sandbox: RunningSandbox) -> URL {
 @discardableResult
 func setLatency(_ milliseconds: Int, on sandbox: RunningSandbox) async throws -> HackerNewsStats {
     try await NetworkClient().request(
-        TestEndpoint(baseURL: sandbox.baseURL, path: "/hn/control", method: .post, task: .requestParameters(["latencyMs": milliseconds], encoding: .url)),
+        TestEndpoint(
+            baseURL: sandbox.baseURL, path: "/hn/control", method: .post, task: .requestParameters(["latencyMs": milliseconds], encoding: .url)),
         as: HackerNewsStats.self
     )
 }

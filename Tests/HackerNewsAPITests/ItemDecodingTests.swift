@@ -28,7 +28,10 @@ struct ItemDecodingTests {
             #expect(comment.type == .comment)
             #expect(comment.by == "norvig")
             #expect(comment.parent == 2_921_506)
-            #expect(comment.plainText == "Aw shucks, guys ... you make me blush with your compliments.\n\nTell you what, Ill make a deal: I'll keep writing if you keep reading. K?")
+            #expect(
+                comment.plainText
+                    == "Aw shucks, guys ... you make me blush with your compliments.\n\nTell you what, Ill make a deal: I'll keep writing if you keep reading. K?"
+            )
         }
     }
 

@@ -49,9 +49,11 @@ extension SeoulSuite {
             #expect(try await store.add(programs[2]))
             try await store.close()
             // Damage one row as another program (or a disk error) could: Python's own SQLite.
-            let script = "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE favourites SET program='{not json' WHERE id=?\", (sys.argv[2],)); c.commit()"
-            let run = try await runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, file.path, programs[2].id],
-                                           scratch: file.deletingLastPathComponent())
+            let script =
+                "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE favourites SET program='{not json' WHERE id=?\", (sys.argv[2],)); c.commit()"
+            let run = try await runProcess(
+                URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, file.path, programs[2].id],
+                scratch: file.deletingLastPathComponent())
             #expect(run.status == 0)
             let reopened = try await FavouritesStore.open(file: file)
             let contents = try await reopened.contents()

@@ -46,7 +46,8 @@ extension SeoulSuite {
                 print(json.dumps(out, ensure_ascii=False))
                 """
             let run = try await runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, file.path], scratch: scratch)
-            try #require(run.status != 3, "Python's icalendar is missing: run the tests with Scripts/test.sh (it installs icalendar in .build-python)")
+            try #require(
+                run.status != 3, "Python's icalendar is missing: run the tests with Scripts/test.sh (it installs icalendar in .build-python)")
             try #require(run.status == 0, "python3 failed: \(run.output) \(run.errors)")
             let output = Data(run.output.utf8)
 

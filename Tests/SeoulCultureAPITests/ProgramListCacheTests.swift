@@ -55,7 +55,8 @@ extension SeoulSuite {
             try await withSeoulSandbox { sandbox in
                 let key = "poster-\(UUID().uuidString.prefix(8))"
                 let link = sandbox.baseURL.absoluteString + "/cache/\(key)?bytes=30000&cc=max-age%3D86400"
-                let program = try CulturalProgram(row: CulturalEventRow(title: "포스터 시험", mainImage: link, startDate: "2026-11-20", endDate: "2026-11-30"))
+                let program = try CulturalProgram(
+                    row: CulturalEventRow(title: "포스터 시험", mainImage: link, startDate: "2026-11-20", endDate: "2026-11-30"))
                 let first = try await sandbox.seoul(configuration: Self.configuration(folder, .standard)).poster(of: program)
                 let second = try await sandbox.seoul(configuration: Self.configuration(folder, .standard)).poster(of: program)
                 #expect(first?.count == 30_000)

@@ -1,12 +1,14 @@
 import Foundation
-@testable import SeoulCultureAPI
 import Testing
+
+@testable import SeoulCultureAPI
 
 /// What fuzzing found in the Seoul client's parsing (Fuzz/README.md), kept as tests.
 @Suite("Fuzz findings (Seoul)")
 struct SeoulFuzzFindingsTests {
-    @Test("answers that start with < are read without FoundationXML (which crashed on them)",
-          arguments: ["<?x?>", "<a \u{F9}=\"\"/>", "<", "<RESULT><CODE>", "<![CDATA["])
+    @Test(
+        "answers that start with < are read without FoundationXML (which crashed on them)",
+        arguments: ["<?x?>", "<a \u{F9}=\"\"/>", "<", "<RESULT><CODE>", "<![CDATA["])
     func xmlNeverCrashes(_ text: String) {
         var bytes = Array(text.utf8)
         if text.contains("\u{F9}") { bytes = Array("<a ".utf8) + [0xF9] + Array("=\"\"/>".utf8) }

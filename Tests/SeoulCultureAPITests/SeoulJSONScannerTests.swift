@@ -2,8 +2,9 @@ import Courier
 import CourierSandbox
 import CourierTestSupport
 import Foundation
-@testable import SeoulCultureAPI
 import Testing
+
+@testable import SeoulCultureAPI
 
 extension SeoulSuite {
     /// The scanner is a fast path only: on every body it must end exactly where JSONDecoder does.
@@ -36,21 +37,26 @@ extension SeoulSuite {
         func expectSamePrograms(_ body: Data, sourceLocation: SourceLocation = #_sourceLocation) {
             let reference = programs(body, .foundation)
             #expect(programs(body, .scanner) == reference, sourceLocation: sourceLocation)
-            let viaRows = outcome(body, .foundation).map { CulturalProgramAnswer(totalCount: $0.totalCount, programs: CulturalProgram.programs(from: $0.rows)) }
+            let viaRows = outcome(body, .foundation).map {
+                CulturalProgramAnswer(totalCount: $0.totalCount, programs: CulturalProgram.programs(from: $0.rows))
+            }
             #expect(viaRows == reference, sourceLocation: sourceLocation)
         }
 
         @Test("every field lands where JSONDecoder puts it: escapes, numbers, null, unknown keys, any key order")
         func fieldsAndEscapes() throws {
-            let keys = ["CODENAME", "GUNAME", "TITLE", "DATE", "PLACE", "ORG_NAME", "USE_TRGT", "USE_FEE", "INQUIRY", "PLAYER", "PROGRAM", "ETC_DESC",
-                        "ORG_LINK", "MAIN_IMG", "RGSTDATE", "TICKET", "STRTDATE", "END_DATE", "THEMECODE", "LOT", "LAT", "IS_FREE", "HMPG_ADDR", "PRO_TIME"]
+            let keys = [
+                "CODENAME", "GUNAME", "TITLE", "DATE", "PLACE", "ORG_NAME", "USE_TRGT", "USE_FEE", "INQUIRY", "PLAYER", "PROGRAM", "ETC_DESC",
+                "ORG_LINK", "MAIN_IMG", "RGSTDATE", "TICKET", "STRTDATE", "END_DATE", "THEMECODE", "LOT", "LAT", "IS_FREE", "HMPG_ADDR", "PRO_TIME",
+            ]
             let distinct = "{" + keys.enumerated().map { "\"\($0.element)\":\"v\($0.offset) 값\"" }.joined(separator: ",") + "}"
             let reversed = "{" + keys.reversed().map { "\"\($0)\":\"\($0.lowercased())\"" }.joined(separator: ", ") + "}"
             let quirky = #"""
-            { "TITLE" : "재즈 \"밤\"\n2부 \u00e9 \ud83c\udfb5 a\/b \\ \t", "LAT": 37.5, "LOT": 127, "PLACE": null, "PLAYER": true,
-              "PROGRAM": {"nested": [1, 2, {"x": null}]}, "EXTRA": [1.5e3, -0.25, "s"], "ETC_DESC": "" }
-            """#
-            let body = "\u{FEFF} {\"culturalEventInfo\": {\"list_total_count\": 3, \"RESULT\": {\"CODE\": \"INFO-000\", \"MESSAGE\": \"정상 처리되었습니다\"}, "
+                { "TITLE" : "재즈 \"밤\"\n2부 \u00e9 \ud83c\udfb5 a\/b \\ \t", "LAT": 37.5, "LOT": 127, "PLACE": null, "PLAYER": true,
+                  "PROGRAM": {"nested": [1, 2, {"x": null}]}, "EXTRA": [1.5e3, -0.25, "s"], "ETC_DESC": "" }
+                """#
+            let body =
+                "\u{FEFF} {\"culturalEventInfo\": {\"list_total_count\": 3, \"RESULT\": {\"CODE\": \"INFO-000\", \"MESSAGE\": \"정상 처리되었습니다\"}, "
                 + "\"row\": [\(distinct), \(reversed), \(quirky)], \"unknown\": {\"a\": [true, false]}}, \"other\": 1}\n"
             let fast = try outcome(body, .scanner).get()
             #expect(fast == (try outcome(body, .foundation).get()))
@@ -58,7 +64,9 @@ extension SeoulSuite {
             #expect(fast.rows[0].codeName == "v0 값" && fast.rows[0].title == "v2 값" && fast.rows[0].time == "v23 값" && fast.rows[0].lat == "v20 값")
             #expect(fast.rows[1].homepage == "hmpg_addr" && fast.rows[1].lot == "lot")
             #expect(fast.rows[2].title == "재즈 \"밤\"\n2부 é 🎵 a/b \\ \t")
-            #expect(fast.rows[2].lat == "37.5" && fast.rows[2].lot == "127.0" && fast.rows[2].place == "" && fast.rows[2].player == "" && fast.rows[2].program == "")
+            #expect(
+                fast.rows[2].lat == "37.5" && fast.rows[2].lot == "127.0" && fast.rows[2].place == "" && fast.rows[2].player == ""
+                    && fast.rows[2].program == "")
             expectSamePrograms(Data(body.utf8))
         }
 
@@ -138,7 +146,8 @@ extension SeoulSuite {
                 #"{"TITLE":"f","STRTDATE":"2026-06-01","END_DATE":"2026-02-30","DATE":"2026-06-01~2026-06-03~2026-06-09","CODENAME":"클래식","GUNAME":"종로구","IS_FREE":"무료"}"#,
                 "{}",
             ]
-            let body = #"{"culturalEventInfo":{"list_total_count":6,"RESULT":{"CODE":"INFO-000","MESSAGE":"ok"},"row":["#
+            let body =
+                #"{"culturalEventInfo":{"list_total_count":6,"RESULT":{"CODE":"INFO-000","MESSAGE":"ok"},"row":["#
                 + rows.joined(separator: ",") + "]}}"
             let data = Data(body.utf8)
             #expect(SeoulJSONScanner.programEnvelope(data) != nil, "the fast path takes it")

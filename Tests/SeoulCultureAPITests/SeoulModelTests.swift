@@ -27,8 +27,9 @@ extension SeoulSuite {
 
         @Test("a program's id is stable and depends on the row")
         func ids() throws {
-            let row = CulturalEventRow(codeName: "클래식", district: "종로구", title: "서울시향 정기연주회", place: "세종문화회관",
-                                       startDate: "2026-12-01 00:00:00.0", endDate: "2026-12-02 00:00:00.0", lot: "37.5", lat: "126.9", isFree: "무료")
+            let row = CulturalEventRow(
+                codeName: "클래식", district: "종로구", title: "서울시향 정기연주회", place: "세종문화회관",
+                startDate: "2026-12-01 00:00:00.0", endDate: "2026-12-02 00:00:00.0", lot: "37.5", lat: "126.9", isFree: "무료")
             let program = try CulturalProgram(row: row)
             #expect(program.id == CulturalProgram.stableID(for: row) && program.id.count == 12)
             var other = row

@@ -20,7 +20,10 @@ extension SeoulSuite {
                 #expect(Set(current.map(\.id)).count == current.count)
                 #expect(current.count > 100 && current.count < 3_512)
                 #expect(current.allSatisfy { $0.endDate >= anchorDay })
-                #expect(zip(current, current.dropFirst()).allSatisfy { $0.startDate < $1.startDate || ($0.startDate == $1.startDate && $0.title <= $1.title) })
+                #expect(
+                    zip(current, current.dropFirst()).allSatisfy {
+                        $0.startDate < $1.startDate || ($0.startDate == $1.startDate && $0.title <= $1.title)
+                    })
             }
         }
 
@@ -77,7 +80,10 @@ extension SeoulSuite {
                     let programs = try await sandbox.seoul(pageSize: 100).allPrograms()
                     Issue.record("got \(programs.count) programs")
                 } catch {
-                    guard case .pageFailed(let page, let pages, let first, let last, let reason) = error else { Issue.record("got \(error)"); return }
+                    guard case .pageFailed(let page, let pages, let first, let last, let reason) = error else {
+                        Issue.record("got \(error)")
+                        return
+                    }
                     #expect(page == 3 && pages == 4 && first == 201 && last == 300)
                     #expect(reason == .network(.serviceUnavailable(503)))
                     #expect(error.description.contains("Page 3 of 4 (rows 201–300)"))
@@ -96,7 +102,10 @@ extension SeoulSuite {
                     _ = try await sandbox.seoul(pageSize: 100).allPrograms()
                     Issue.record("the load succeeded")
                 } catch {
-                    guard case .pageFailed(2, 4, _, _, .service("ERROR-600", _)) = error else { Issue.record("got \(error)"); return }
+                    guard case .pageFailed(2, 4, _, _, .service("ERROR-600", _)) = error else {
+                        Issue.record("got \(error)")
+                        return
+                    }
                 }
             }
         }

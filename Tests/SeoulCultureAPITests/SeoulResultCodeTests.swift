@@ -28,7 +28,10 @@ extension SeoulSuite {
                 do throws(SeoulAPIError) {
                     _ = try await seoul.rows(start: 1, end: 6)
                 } catch {
-                    guard case .service(let code, let message) = error else { Issue.record("got \(error)"); return }
+                    guard case .service(let code, let message) = error else {
+                        Issue.record("got \(error)")
+                        return
+                    }
                     #expect(code == "ERROR-335")
                     #expect(message.contains("최대 5건"))
                 }
@@ -39,14 +42,20 @@ extension SeoulSuite {
         func rangeErrors() async throws {
             try await withSeoulSandbox { sandbox in
                 let seoul = sandbox.seoul()
-                await #expect(throws: SeoulAPIError.service(code: "ERROR-336", message: "데이터요청은 한번에 최대 1000건을 넘을 수 없습니다. 요청종료위치에서 요청시작위치를 뺀 값이 1000을 넘지 않도록 수정하세요.")) {
+                await #expect(
+                    throws: SeoulAPIError.service(
+                        code: "ERROR-336", message: "데이터요청은 한번에 최대 1000건을 넘을 수 없습니다. 요청종료위치에서 요청시작위치를 뺀 값이 1000을 넘지 않도록 수정하세요.")
+                ) {
                     try await seoul.rows(start: 1, end: 1001)
                 }
                 do throws(SeoulAPIError) {
                     _ = try await seoul.rows(start: 10, end: 5)
                     Issue.record("START > END was accepted")
                 } catch {
-                    guard case .service("ERROR-334", _) = error else { Issue.record("got \(error)"); return }
+                    guard case .service("ERROR-334", _) = error else {
+                        Issue.record("got \(error)")
+                        return
+                    }
                 }
             }
         }
@@ -74,12 +83,14 @@ extension SeoulSuite {
             }
         }
 
-        @Test("wrong TYPE is ERROR-301, wrong service ERROR-310, a missing END ERROR-300", arguments: [
-            ("/seoul/\(testKey)/csv/culturalEventInfo/1/5", "ERROR-301"),
-            ("/seoul/\(testKey)/json/culturalEvents/1/5", "ERROR-310"),
-            ("/seoul/\(testKey)/json/culturalEventInfo/1", "ERROR-300"),
-            ("/seoul/\(testKey)/json/culturalEventInfo/x/5", "ERROR-333"),
-        ])
+        @Test(
+            "wrong TYPE is ERROR-301, wrong service ERROR-310, a missing END ERROR-300",
+            arguments: [
+                ("/seoul/\(testKey)/csv/culturalEventInfo/1/5", "ERROR-301"),
+                ("/seoul/\(testKey)/json/culturalEvents/1/5", "ERROR-310"),
+                ("/seoul/\(testKey)/json/culturalEventInfo/1", "ERROR-300"),
+                ("/seoul/\(testKey)/json/culturalEventInfo/x/5", "ERROR-333"),
+            ])
         func requestErrors(path: String, code: String) async throws {
             try await withSeoulSandbox { sandbox in
                 let body = try await NetworkClient().response(sandbox.get(path)).body
@@ -87,14 +98,18 @@ extension SeoulSuite {
                 do throws(SeoulAPIError) {
                     _ = try SeoulAnswerParser.parse(body)
                 } catch {
-                    guard case .service(let got, let message) = error else { Issue.record("got \(error)"); return }
+                    guard case .service(let got, let message) = error else {
+                        Issue.record("got \(error)")
+                        return
+                    }
                     #expect(got == code)
                     #expect(!message.isEmpty)
                 }
             }
         }
 
-        @Test("server-side ERROR-500/600/601 with HTTP 200 become errors carrying code and message", arguments: ["ERROR-500", "ERROR-600", "ERROR-601"])
+        @Test(
+            "server-side ERROR-500/600/601 with HTTP 200 become errors carrying code and message", arguments: ["ERROR-500", "ERROR-600", "ERROR-601"])
         func serverErrors(code: String) async throws {
             try await withSeoulSandbox { sandbox in
                 try await sandbox.seoulControl(["failStart": 1, "failWith": code])
@@ -102,7 +117,10 @@ extension SeoulSuite {
                     _ = try await sandbox.seoul().rows(start: 1, end: 5)
                     Issue.record("\(code) was accepted")
                 } catch {
-                    guard case .service(let got, let message) = error else { Issue.record("got \(error)"); return }
+                    guard case .service(let got, let message) = error else {
+                        Issue.record("got \(error)")
+                        return
+                    }
                     #expect(got == code)
                     #expect(message.contains("문의"))
                     #expect(error.networkError == .serverError(500))

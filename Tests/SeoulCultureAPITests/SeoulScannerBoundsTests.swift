@@ -1,6 +1,7 @@
 import Foundation
-@testable import SeoulCultureAPI
 import Testing
+
+@testable import SeoulCultureAPI
 
 extension SeoulSuite {
     /// Hostile bodies: the scanner's work stays linear in the number of keys, and no nesting

@@ -14,11 +14,14 @@ extension SeoulSuite {
             try await withSeoulSandbox { sandbox in
                 let capture = LogCapture()
                 let configuration = NetworkClient.Configuration(
-                    transport: kind.make(), middlewares: [LoggingMiddleware(logger: capture.logger(), level: .debug)], logger: capture.logger("retry"))
+                    transport: kind.make(), middlewares: [LoggingMiddleware(logger: capture.logger(), level: .debug)], logger: capture.logger("retry")
+                )
                 try await sandbox.seoulControl(["failStart": 101, "failTimes": 1, "rows": 350])
                 _ = try await sandbox.seoul(configuration: configuration, pageSize: 100).allPrograms()
                 let badKey = "WrongKey9876543210ZYXW"
-                await #expect(throws: SeoulAPIError.self) { try await sandbox.seoul(key: badKey + "!", configuration: configuration).rows(start: 1, end: 1) }
+                await #expect(throws: SeoulAPIError.self) {
+                    try await sandbox.seoul(key: badKey + "!", configuration: configuration).rows(start: 1, end: 1)
+                }
                 #expect(capture.lines.count >= 6)
                 #expect(capture.text.contains("<redacted>/json/culturalEventInfo"))
                 #expect(!capture.text.contains(testKey))
@@ -29,13 +32,17 @@ extension SeoulSuite {
         @Test("a transport failure's error carries no URL and no key", arguments: TransportKind.allCases)
         func errorsCarryNoKey(kind: TransportKind) async throws {
             let refusing = RefusingPort()
-            let seoul = SeoulCultureClient(key: testKey, baseURL: refusing.baseURL.appendingPathComponent("seoul"),
-                                           configuration: .init(transport: kind.make()), retryPolicy: RetryPolicy(maxAttempts: 1))
+            let seoul = SeoulCultureClient(
+                key: testKey, baseURL: refusing.baseURL.appendingPathComponent("seoul"),
+                configuration: .init(transport: kind.make()), retryPolicy: RetryPolicy(maxAttempts: 1))
             do throws(SeoulAPIError) {
                 _ = try await seoul.allPrograms()
                 Issue.record("a refused port answered")
             } catch {
-                guard case .network(.networkError(let urlError)) = error else { Issue.record("got \(error)"); return }
+                guard case .network(.networkError(let urlError)) = error else {
+                    Issue.record("got \(error)")
+                    return
+                }
                 #expect(urlError.code == .cannotConnectToHost)
                 #expect(urlError.failingURL == nil)
                 for text in [error.description, error.localizedDescription, String(reflecting: error), "\(urlError)", urlError.localizedDescription] {

@@ -47,7 +47,10 @@ extension RunningSandbox {
     var seoulRoot: URL { baseURL.appendingPathComponent("seoul") }
 
     /// A client of the stand-in with fast retries.
-    func seoul(key: String = testKey, today: SeoulDay = anchorDay, configuration: NetworkClient.Configuration = .init(timeout: .seconds(120)), pageSize: Int = 1000) -> SeoulCultureClient {
+    func seoul(
+        key: String = testKey, today: SeoulDay = anchorDay, configuration: NetworkClient.Configuration = .init(timeout: .seconds(120)),
+        pageSize: Int = 1000
+    ) -> SeoulCultureClient {
         SeoulCultureClient(
             key: key, baseURL: seoulRoot, configuration: configuration,
             retryPolicy: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(20)), pageSize: pageSize, today: { today })

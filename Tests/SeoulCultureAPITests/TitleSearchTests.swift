@@ -35,7 +35,8 @@ extension SeoulSuite {
             }
             // Words of real titles as searches too (first and last two characters).
             let words = programs.prefix(40).flatMap { [String($0.title.prefix(2)), String($0.title.suffix(2))] }
-            var matched = 0, compared = 0
+            var matched = 0
+            var compared = 0
             for search in Self.searches + words {
                 let query = ProgramQuery(search: search)
                 for program in programs + tricky {
@@ -65,7 +66,13 @@ extension SeoulSuite {
                 program.id = String(format: "zz%04d", offset)
                 return program
             }
-            let all = programs + sameDay + sameDay.prefix(3).map { var copy = $0; copy.id += "b"; return copy }
+            let all =
+                programs + sameDay
+                + sameDay.prefix(3).map {
+                    var copy = $0
+                    copy.id += "b"
+                    return copy
+                }
             let sorted = CulturalProgram.currentAndUpcoming(all, today: anchorDay)
             let reference = all.filter { $0.endDate >= anchorDay }.sorted { a, b in
                 if a.startDate != b.startDate { return a.startDate < b.startDate }

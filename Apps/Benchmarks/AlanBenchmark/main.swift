@@ -44,7 +44,9 @@ for _ in 0..<runs {
     await report.run()
     concurrent.append(milliseconds(clock.now - start))
     guard report.snapshot.today.value != nil, report.snapshot.weekly.value != nil, report.snapshot.overview.value != nil else {
-        print("a section failed: \(report.snapshot.stateName(of: .overview)) \(report.snapshot.stateName(of: .weekly)) \(report.snapshot.stateName(of: .today))")
+        print(
+            "a section failed: \(report.snapshot.stateName(of: .overview)) \(report.snapshot.stateName(of: .weekly)) \(report.snapshot.stateName(of: .today))"
+        )
         exit(1)
     }
 
@@ -59,13 +61,16 @@ for _ in 0..<runs {
 print("1. complete coin report, sections taking 600/150/80 ms, median of \(runs) runs (goal ≤ \(Int(goal)) ms)")
 func reportRow(_ name: String, _ values: [Double]) {
     let value = median(values)
-    print("   \(name.padding(toLength: 52, withPad: " ", startingAt: 0)) \(String(format: "%7.1f ms", value))  "
-          + "\(String(format: "%4.2f×", value / goal)) goal  min \(String(format: "%.1f", values.min() ?? 0)) max \(String(format: "%.1f", values.max() ?? 0))")
+    print(
+        "   \(name.padding(toLength: 52, withPad: " ", startingAt: 0)) \(String(format: "%7.1f ms", value))  "
+            + "\(String(format: "%4.2f×", value / goal)) goal  min \(String(format: "%.1f", values.min() ?? 0)) max \(String(format: "%.1f", values.max() ?? 0))"
+    )
 }
 reportRow("CoinReport (at once, OrderedReveal 350 ms)", concurrent)
 reportRow("one after another, 350 ms between (naive)", sequential)
-print("   → CoinReport is \(String(format: "%.2f", median(sequential) / median(concurrent)))× faster than the naive screen; "
-      + "\(median(concurrent) <= goal ? "meets" : "MISSES") the goal")
+print(
+    "   → CoinReport is \(String(format: "%.2f", median(sequential) / median(concurrent)))× faster than the naive screen; "
+        + "\(median(concurrent) <= goal ? "meets" : "MISSES") the goal")
 
 // MARK: 2. Stream decoding
 
@@ -76,11 +81,17 @@ let streamPrompt = "긴 답변 #tokens:\(tokenCount)"
 let raw = try await NetworkClient(configuration: .init(baseURL: root)).response(AlanAPI.stream(prompt: streamPrompt, clientID: "benchmark-client"))
 let bytes = [UInt8](raw.body)
 let frames = try ServerEvent.parse([bytes[...]])
-print("\n2. decoding a streamed \(tokenCount)-token answer (\(frames.count) frames, \(bytes.count / 1024) KiB), in-process: best of 9 by thread CPU time (goal ≥ 50 000 tokens/s)")
+print(
+    "\n2. decoding a streamed \(tokenCount)-token answer (\(frames.count) frames, \(bytes.count / 1024) KiB), in-process: best of 9 by thread CPU time (goal ≥ 50 000 tokens/s)"
+)
 
 /// The same frames as strict JSON, for the baseline.
 struct JSONFrame: Decodable {
-    struct Payload: Decodable { var content: String?; var speak: String?; var name: String? }
+    struct Payload: Decodable {
+        var content: String?
+        var speak: String?
+        var name: String?
+    }
     var type: String
     var data: Payload
 }
@@ -156,15 +167,19 @@ for _ in 0..<3 {
     endToEnd.append(Double(streamedTokens) / (milliseconds(clock.now - start) / 1000))
 }
 func rate(_ name: String, _ value: Double, _ tokens: Int, wall: Double? = nil) {
-    print("   \(name.padding(toLength: 66, withPad: " ", startingAt: 0)) \(String(format: "%10.0f", value)) tokens/s  "
-          + "\(String(format: "%5.2f×", value / 50_000)) goal  (\(tokens) tokens\(wall.map { String(format: "; wall clock %.0f/s", $0) } ?? ""))")
+    print(
+        "   \(name.padding(toLength: 66, withPad: " ", startingAt: 0)) \(String(format: "%10.0f", value)) tokens/s  "
+            + "\(String(format: "%5.2f×", value / 50_000)) goal  (\(tokens) tokens\(wall.map { String(format: "; wall clock %.0f/s", $0) } ?? ""))")
 }
 rate("in-process: SSE parse + CourierLLM tolerant decode (Py dicts)", tolerant.tokensPerSecond, tolerant.tokens, wall: tolerant.wallTokensPerSecond)
 rate("baseline: the same frames as strict JSON through JSONDecoder", strict.tokensPerSecond, strict.tokens, wall: strict.wallTokensPerSecond)
 rate("end to end: AlanClient.stream over loopback, wall clock, best of 3", endToEnd.max() ?? 0, streamedTokens)
 rate("  breakdown: SSE parse alone", parseOnly.tokensPerSecond, parseOnly.tokens, wall: parseOnly.wallTokensPerSecond)
-rate("  breakdown: tolerant decode alone, schema learned per frame", unschematized.tokensPerSecond, unschematized.tokens, wall: unschematized.wallTokensPerSecond)
-print("   → tolerant decoding costs \(String(format: "%.2f", strict.tokensPerSecond / tolerant.tokensPerSecond))× strict JSON; "
-      + "\(tolerant.tokensPerSecond >= 50_000 ? "meets" : "MISSES") the goal in-process, "
-      + "\((endToEnd.max() ?? 0) >= 50_000 ? "meets" : "misses") it end to end")
+rate(
+    "  breakdown: tolerant decode alone, schema learned per frame", unschematized.tokensPerSecond, unschematized.tokens,
+    wall: unschematized.wallTokensPerSecond)
+print(
+    "   → tolerant decoding costs \(String(format: "%.2f", strict.tokensPerSecond / tolerant.tokensPerSecond))× strict JSON; "
+        + "\(tolerant.tokensPerSecond >= 50_000 ? "meets" : "MISSES") the goal in-process, "
+        + "\((endToEnd.max() ?? 0) >= 50_000 ? "meets" : "misses") it end to end")
 await sandbox.stop()

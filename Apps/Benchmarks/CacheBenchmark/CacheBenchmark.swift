@@ -32,7 +32,8 @@ struct CacheBenchmark {
 
         let plain = NetworkClient()
         let memory = NetworkClient(configuration: .init(middlewares: [CacheMiddleware(storage: MemoryCacheStorage(maxBytes: 64 << 20))]))
-        let disk = NetworkClient(configuration: .init(middlewares: [CacheMiddleware(storage: try DiskCacheStorage(directory: directory.appendingPathComponent("hits")))]))
+        let disk = NetworkClient(
+            configuration: .init(middlewares: [CacheMiddleware(storage: try DiskCacheStorage(directory: directory.appendingPathComponent("hits")))]))
         let small = Route(sandbox.baseURL, "/cache/bench-small", ["cc": "max-age=3600", "etag": "s1", "json": 2048])
         let sample = try await plain.response(small)
         // CACHE_BENCH_PROFILE=memory|disk|revalidate|revalidate-disk: only that contender, many times (for `perf record`).
@@ -52,7 +53,9 @@ struct CacheBenchmark {
             try await LargeBodyBenchmark.run(baseURL: sandbox.baseURL, directory: directory)
         }
         print("fresh hit vs loopback request, \(sample.body.count)-byte JSON body, p50 of 5 interleaved rounds")
-        var loopback: [Double] = [], memoryHits: [Double] = [], diskHits: [Double] = []
+        var loopback: [Double] = []
+        var memoryHits: [Double] = []
+        var diskHits: [Double] = []
         _ = try await memory.response(small)
         _ = try await disk.response(small)
         for _ in 0..<5 {
@@ -67,7 +70,9 @@ struct CacheBenchmark {
 
         print("\n304 revalidation vs full fetch, 1 MB body (no-cache + ETag), p50 of 3 interleaved rounds")
         let big = Route(sandbox.baseURL, "/cache/bench-big", ["cc": "no-cache", "etag": "v1", "bytes": 1 << 20])
-        var full: [Double] = [], revalidated: [Double] = [], revalidatedOnDisk: [Double] = []
+        var full: [Double] = []
+        var revalidated: [Double] = []
+        var revalidatedOnDisk: [Double] = []
         _ = try await memory.response(big)
         _ = try await disk.response(big)
         for _ in 0..<3 {
@@ -79,13 +84,15 @@ struct CacheBenchmark {
         row("304 revalidation", median(revalidated), baseline: median(full), goal: 5)
         row("304 reval. (disk)", median(revalidatedOnDisk), baseline: median(full), goal: 5)
         // The floor of any revalidation: the conditional round trip alone (a 304, no body, no cache).
-        let conditional = Route(sandbox.baseURL, "/cache/bench-big", ["cc": "no-cache", "etag": "v1", "bytes": 1 << 20], headers: ["If-None-Match": "\"v1\""])
+        let conditional = Route(
+            sandbox.baseURL, "/cache/bench-big", ["cc": "no-cache", "etag": "v1", "bytes": 1 << 20], headers: ["If-None-Match": "\"v1\""])
         let floor = median(try await timings(90) { _ = try await plain.answer(conditional) })
         row("304 round trip only", floor, baseline: median(full))
 
         print("\nthe same over a 100 Mbit/s link (the sandbox paces the body), p50 of 3 interleaved rounds")
         let paced = Route(sandbox.baseURL, "/cache/bench-paced", ["cc": "no-cache", "etag": "v1", "bytes": 1 << 20, "mbps": 100])
-        var pacedFull: [Double] = [], pacedRevalidated: [Double] = []
+        var pacedFull: [Double] = []
+        var pacedRevalidated: [Double] = []
         _ = try await memory.response(paced)
         for _ in 0..<3 {
             pacedFull += try await timings(5) { _ = try await plain.response(paced) }
@@ -99,8 +106,9 @@ struct CacheBenchmark {
         let entries = (0..<10_000).map { index in
             var head = HTTPResponse(status: .ok)
             head.headerFields[.cacheControl] = "max-age=3600"
-            return CachedResponse(url: "https://example.com/item/\(index)", head: head, body: Data(repeating: UInt8(index % 251), count: 2048),
-                                  requestTime: Date(), responseTime: Date(), varyValues: [:])
+            return CachedResponse(
+                url: "https://example.com/item/\(index)", head: head, body: Data(repeating: UInt8(index % 251), count: 2048),
+                requestTime: Date(), responseTime: Date(), varyValues: [:])
         }
         var clock = ContinuousClock.now
         for entry in entries { store.store([entry], for: entry.url) }
@@ -140,7 +148,9 @@ struct CacheBenchmark {
     static func row(_ name: String, _ value: Double, baseline: Double, goal: Double? = nil) {
         let speedup = baseline / max(value, 1e-9)
         let verdict = goal.map { speedup >= $0 ? "  goal ≥ \(Int($0))×: met" : "  goal ≥ \(Int($0))×: NOT met" } ?? ""
-        print("  \(name.padding(toLength: 20, withPad: " ", startingAt: 0)) p50 \(String(format: "%9.1f", value * 1e6)) µs   \(String(format: "%7.1f", speedup))× faster\(verdict)")
+        print(
+            "  \(name.padding(toLength: 20, withPad: " ", startingAt: 0)) p50 \(String(format: "%9.1f", value * 1e6)) µs   \(String(format: "%7.1f", speedup))× faster\(verdict)"
+        )
     }
 }
 

@@ -21,21 +21,28 @@ enum LargeBodyBenchmark {
         print("  peak before          \(start / 1024) MiB")
         for phase in ["fetch, stored", "served from disk"] {
             let clock = ContinuousClock.now
-            let (head, body) = try await cache.intercept(HTTPRequest(method: .get, scheme: nil, authority: nil, path: path), body: nil,
-                                                         baseURL: baseURL, operationID: "large") { request, body, url in
+            let (head, body) = try await cache.intercept(
+                HTTPRequest(method: .get, scheme: nil, authority: nil, path: path), body: nil,
+                baseURL: baseURL, operationID: "large"
+            ) { request, body, url in
                 try await transport.send(request, body: body, baseURL: url, operationID: "large")
             }
             var count = 0
             if let body { for try await chunk in body { count += chunk.count } }
             let elapsed = ContinuousClock.now - clock
             let served = head.headerFields[.age] != nil ? "from cache" : "from origin"
-            print("  \(phase.padding(toLength: 20, withPad: " ", startingAt: 0)) \(count == length ? "64 MiB" : "\(count) bytes (WRONG)") \(served) in \(Int(CacheBenchmark.seconds(elapsed) * 1000)) ms, peak growth \((peakKiB() - start) / 1024) MiB")
+            print(
+                "  \(phase.padding(toLength: 20, withPad: " ", startingAt: 0)) \(count == length ? "64 MiB" : "\(count) bytes (WRONG)") \(served) in \(Int(CacheBenchmark.seconds(elapsed) * 1000)) ms, peak growth \((peakKiB() - start) / 1024) MiB"
+            )
         }
         let files = (try? FileManager.default.contentsOfDirectory(atPath: storage.directory.path)) ?? []
-        print("  store: \(files.filter { $0.hasSuffix(".entry") }.count) entry, \(files.filter { $0.hasSuffix(".body") }.count) body file, \(storage.bytes >> 20) MiB")
+        print(
+            "  store: \(files.filter { $0.hasSuffix(".entry") }.count) entry, \(files.filter { $0.hasSuffix(".body") }.count) body file, \(storage.bytes >> 20) MiB"
+        )
         var configuration = NetworkClient.Configuration()
         configuration.maxResponseBytes = 128 << 20
-        let whole = try await NetworkClient(configuration: configuration).response(Raw(baseURL: baseURL, path: "/cache/bench-large-plain", length: length))
+        let whole = try await NetworkClient(configuration: configuration).response(
+            Raw(baseURL: baseURL, path: "/cache/bench-large-plain", length: length))
         print("  for contrast: NetworkClient collecting it whole (\(whole.body.count >> 20) MiB), peak growth \((peakKiB() - start) / 1024) MiB\n")
     }
 

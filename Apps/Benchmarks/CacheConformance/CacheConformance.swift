@@ -8,7 +8,9 @@ import ServiceLifecycle
 
 // The http-tests/cache-tests suite's private-cache (browser) selection, run through Courier's
 // CacheMiddleware against an origin of its own on 127.0.0.1. Run with
-// `swift run -c release CacheConformance [PATH/cache-tests.json] [--only id,id] [--concurrency N] [--no-cache]`;
+// `swift run -c release CacheConformance [PATH/cache-tests.json] [--only id,id] [--concurrency N] [--no-cache] [--cli COURIER]`;
+// with `--cli PATH/TO/courier`, every request is one `courier request --cache DIR --include`
+// process, all of them sharing one new cache directory (CLIFetcher);
 // without a path it reads $CACHE_TESTS_JSON or /work/shared/conformance/cache-tests.json (or
 // ../shared/conformance/cache-tests.json from the package directory).
 
@@ -29,17 +31,25 @@ struct CacheConformance {
             only = Set(arguments[index + 1].split(separator: ",").map(String.init))
             arguments.removeSubrange(index...(index + 1))
         }
+        var cli: String?
+        if let index = arguments.firstIndex(of: "--cli"), index + 1 < arguments.count {
+            cli = arguments[index + 1]
+            arguments.removeSubrange(index...(index + 1))
+        }
         if let index = arguments.firstIndex(of: "--concurrency"), index + 1 < arguments.count {
             concurrency = max(1, Int(arguments[index + 1]) ?? concurrency)
             arguments.removeSubrange(index...(index + 1))
         }
-        let candidates = arguments.prefix(1) + [ProcessInfo.processInfo.environment["CACHE_TESTS_JSON"]].compactMap { $0 }
+        let candidates =
+            arguments.prefix(1) + [ProcessInfo.processInfo.environment["CACHE_TESTS_JSON"]].compactMap { $0 }
             + ["/work/shared/conformance/cache-tests.json", "../shared/conformance/cache-tests.json"]
         guard let path = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
-            FileHandle.standardError.write(Data("""
-                cache-tests.json not found (looked at: \(candidates.joined(separator: ", "))).
-                Pass its path as the first argument or set CACHE_TESTS_JSON; see shared/conformance/README.md.\n
-                """.utf8))
+            FileHandle.standardError.write(
+                Data(
+                    """
+                    cache-tests.json not found (looked at: \(candidates.joined(separator: ", "))).
+                    Pass its path as the first argument or set CACHE_TESTS_JSON; see shared/conformance/README.md.\n
+                    """.utf8))
             exit(2)
         }
         var tests = try ConformanceData.load(URL(fileURLWithPath: path))
@@ -72,7 +82,17 @@ struct CacheConformance {
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let cache = CacheMiddleware(storage: MemoryCacheStorage(maxBytes: 64 << 20))
         let client = NetworkClient(configuration: .init(transport: HTTPClientTransport(client: http), middlewares: withoutCache ? [] : [cache]))
-        let engine = ConformanceEngine(client: client, origin: state, baseURL: baseURL)
+        var fetcher: CLIFetcher?
+        if let cli {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cache-conformance-\(UUID().uuidString)")
+            fetcher = CLIFetcher(courier: cli, cacheDirectory: directory.path)
+            print("through the CLI: one `\(cli) request --cache \(directory.path) --include` process per request")
+        }
+        let engine = ConformanceEngine(
+            fetch: { [fetcher] endpoint in
+                if let fetcher { return try await fetcher.fetch(endpoint) }
+                return try await client.answer(endpoint)
+            }, origin: state, baseURL: baseURL)
 
         let start = ContinuousClock.now
         let outcomes = await withTaskGroup(of: (String, Outcome).self) { group in
@@ -90,6 +110,11 @@ struct CacheConformance {
         }
         print("ran in \(Int((ContinuousClock.now - start) / .seconds(1))) s\n")
         ConformanceReport(tests: tests, outcomes: outcomes).print()
+        if let fetcher {
+            print("\nProcess wall times, process start included:")
+            print(await fetcher.timings.summary())
+            try? FileManager.default.removeItem(atPath: fetcher.cacheDirectory)
+        }
 
         try await http.shutdown()
         await group.triggerGracefulShutdown()

@@ -12,6 +12,9 @@ struct ConformanceEndpoint: Endpoint {
     let method: HTTPMethod
     let task: HTTPTask
     let headers: [String: String]?
+    /// The query as the test gives it (`a=b&c`), and the body, for ``CLIFetcher``.
+    let queryText: String
+    let bodyText: String?
 
     init(test: ConformanceTest, step: TestStep, number: Int, uuid: String, baseURL: URL, previous: NetworkResponse?) {
         self.baseURL = baseURL
@@ -34,6 +37,8 @@ struct ConformanceEndpoint: Endpoint {
         fields["Test-ID"] = test.id
         fields["Req-Num"] = String(number)
         headers = fields
+        queryText = step.queryArg ?? ""
+        bodyText = step.requestBody
         var query: RequestParameters = [:]
         for pair in (step.queryArg ?? "").split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1)

@@ -28,7 +28,9 @@ struct Failure: Error {
 /// Runs a test's requests through a client with the cache, and judges them as the suite's
 /// test-engine/client/test.mjs does.
 struct ConformanceEngine: Sendable {
-    let client: NetworkClient
+    /// Sends one request through the cache: a `NetworkClient` in this process, or one `courier
+    /// request --cache DIR --include` process per request (``CLIFetcher``).
+    let fetch: @Sendable (ConformanceEndpoint) async throws -> NetworkResponse
     let origin: OriginState
     let baseURL: URL
 
@@ -39,11 +41,12 @@ struct ConformanceEngine: Sendable {
         do {
             for (index, step) in test.steps.enumerated() {
                 let number = index + 1
-                let endpoint = ConformanceEndpoint(test: test, step: step, number: number, uuid: uuid, baseURL: baseURL,
-                                                   previous: responses.last)
+                let endpoint = ConformanceEndpoint(
+                    test: test, step: step, number: number, uuid: uuid, baseURL: baseURL,
+                    previous: responses.last)
                 let response: NetworkResponse
                 do {
-                    response = try await client.answer(endpoint)
+                    response = try await fetch(endpoint)
                 } catch {
                     return .harness("request \(number): \(error)")
                 }
@@ -70,7 +73,9 @@ struct ConformanceEngine: Sendable {
             if step.expectedType == "cached" { continue }
             let record = records.indices.contains(seen) ? records[seen] : nil
             if step.expectedType == "not_cached" {
-                try Failure.check(typeSetup, record?.requestNumber == number, "Response \(number) comes from cache (\(record?.requestNumber.map(String.init) ?? "none") on server)")
+                try Failure.check(
+                    typeSetup, record?.requestNumber == number,
+                    "Response \(number) comes from cache (\(record?.requestNumber.map(String.init) ?? "none") on server)")
             }
             if step.expectedType == "etag_validated" { validators.append("if-none-match") }
             if step.expectedType == "lm_validated" { validators.append("if-modified-since") }
@@ -83,7 +88,8 @@ struct ConformanceEngine: Sendable {
             for (name, value) in step.expectedRequestHeaders {
                 let received = record?.headers[name.lowercased()]
                 if let value {
-                    try Failure.check(presentSetup, received == value, "Request \(number) header \(name) is \"\(received ?? "undefined")\", not \"\(value)\"")
+                    try Failure.check(
+                        presentSetup, received == value, "Request \(number) header \(name) is \"\(received ?? "undefined")\", not \"\(value)\"")
                 } else {
                     try Failure.check(presentSetup, received != nil, "Request \(number) \(name) header not present.")
                 }
@@ -100,11 +106,14 @@ struct ConformanceEngine: Sendable {
             if let record, responses.indices.contains(index) {
                 for (name, expected) in record.responseHeaders where !["date", "set-cookie", "set-cookie2"].contains(name) {
                     let received = responses[index].headers[raw: name]
-                    try Failure.check(false, received == expected, "Response \(number) header \(name) is \"\(received ?? "null")\", not \"\(expected)\"")
+                    try Failure.check(
+                        false, received == expected, "Response \(number) header \(name) is \"\(received ?? "null")\", not \"\(expected)\"")
                 }
             }
             if let method = step.expectedMethod {
-                try Failure.check(step.isSetup("expected_method"), record?.method == method, "Request \(number) had method \(record?.method ?? "none"), not \(method)")
+                try Failure.check(
+                    step.isSetup("expected_method"), record?.method == method,
+                    "Request \(number) had method \(record?.method ?? "none"), not \(method)")
             }
         }
     }
@@ -132,7 +141,9 @@ struct ResponseChecks {
         }
         let status = response.statusCode
         if let expected = step.expectedStatus {
-            if let expected { try Failure.check(step.isSetup("expected_status"), status == expected, "Response \(number) status is \(status), not \(expected)") }
+            if let expected {
+                try Failure.check(step.isSetup("expected_status"), status == expected, "Response \(number) status is \(status), not \(expected)")
+            }
         } else if let configured = step.responseStatus {
             try Failure.check(true, status == configured.0, "Response \(number) status is \(status), not \(configured.0)")
         } else if status == 999 {
@@ -153,20 +164,28 @@ struct ResponseChecks {
                 try Failure.check(present, headers[raw: name] != nil, "Response \(number) \(name) header not present.")
             case .sameAs(let name, let other):
                 try Failure.check(present, headers[raw: name] != nil, "Response \(number) \(name) header not present.")
-                try Failure.check(present, headers[raw: name] == headers[raw: other], "Response \(number) header \(name) is \(headers[raw: name] ?? "null"), should match \(other)")
+                try Failure.check(
+                    present, headers[raw: name] == headers[raw: other],
+                    "Response \(number) header \(name) is \(headers[raw: name] ?? "null"), should match \(other)")
             case .greater(let name, let bound):
                 try Failure.check(present, headers[raw: name] != nil, "Response \(number) \(name) header not present.")
                 let value = headers[raw: name].flatMap { Double($0.prefix { $0.isNumber || $0 == "-" }) }
-                try Failure.check(present, (value ?? -.infinity) > bound, "Response \(number) header \(name) is \(headers[raw: name] ?? "null"), should be bigger than \(bound)")
+                try Failure.check(
+                    present, (value ?? -.infinity) > bound,
+                    "Response \(number) header \(name) is \(headers[raw: name] ?? "null"), should be bigger than \(bound)")
             case .equals(let spec):
-                let value = HeaderFixup.value(spec, serverNowMs: headers[raw: Fields.serverNow].flatMap { Int($0) },
-                                              baseURL: headers[raw: Fields.serverBaseURL], step: step)
-                try Failure.check(present, headers[raw: spec.name] == value, "Response \(number) header \(spec.name) is \"\(headers[raw: spec.name] ?? "null")\", not \"\(value)\"")
+                let value = HeaderFixup.value(
+                    spec, serverNowMs: headers[raw: Fields.serverNow].flatMap { Int($0) },
+                    baseURL: headers[raw: Fields.serverBaseURL], step: step)
+                try Failure.check(
+                    present, headers[raw: spec.name] == value,
+                    "Response \(number) header \(spec.name) is \"\(headers[raw: spec.name] ?? "null")\", not \"\(value)\"")
             }
         }
         let missing = step.isSetup("expected_response_headers_missing")
         for name in step.expectedHeadersMissing {
-            try Failure.check(missing, headers[raw: name] == nil, "Response \(number) includes unexpected header \(name): \"\(headers[raw: name] ?? "")\"")
+            try Failure.check(
+                missing, headers[raw: name] == nil, "Response \(number) includes unexpected header \(name): \"\(headers[raw: name] ?? "")\"")
         }
     }
 
@@ -174,7 +193,9 @@ struct ResponseChecks {
         let text = String(decoding: response.body, as: UTF8.self)
         if !step.checkBody { return }
         if let expected = step.expectedText {
-            if let expected { try Failure.check(step.isSetup("expected_response_text"), text == expected, "Response body is \"\(text)\", not \"\(expected)\"") }
+            if let expected {
+                try Failure.check(step.isSetup("expected_response_text"), text == expected, "Response body is \"\(text)\", not \"\(expected)\"")
+            }
         } else if let body = step.responseBody {
             try Failure.check(true, text == body, "Response body is \"\(text)\", not \"\(body)\"")
         } else if ![204, 304].contains(response.statusCode), step.method != "HEAD" {

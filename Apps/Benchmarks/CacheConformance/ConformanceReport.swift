@@ -4,7 +4,9 @@ struct ConformanceReport {
     let outcomes: [String: Outcome]
 
     /// Published and measured totals on the same 300 tests (shared/conformance/README.md, issue 16).
-    static let peers: [(String, Int)] = [("Chrome 143", 202), ("Firefox 146", 207), ("Safari 26.2", 196), ("hishel 2.0", 210), ("CacheControl 0.14", 175)]
+    static let peers: [(String, Int)] = [
+        ("Chrome 143", 202), ("Firefox 146", 207), ("Safari 26.2", 196), ("hishel 2.0", 210), ("CacheControl 0.14", 175),
+    ]
 
     func print() {
         let passed = tests.filter { outcomes[$0.id] == .pass }
@@ -17,7 +19,9 @@ struct ConformanceReport {
         Swift.print("peers on the same 300 tests:")
         for (name, score) in Self.peers {
             let ratio = Double(passed.count) / Double(score)
-            Swift.print("  \(name.padding(toLength: 18, withPad: " ", startingAt: 0)) \(score)   Courier \(passed.count) (\(String(format: "%.2f", ratio))×, \(passed.count - score >= 0 ? "+" : "")\(passed.count - score))")
+            Swift.print(
+                "  \(name.padding(toLength: 18, withPad: " ", startingAt: 0)) \(score)   Courier \(passed.count) (\(String(format: "%.2f", ratio))×, \(passed.count - score >= 0 ? "+" : "")\(passed.count - score))"
+            )
         }
         for browser in ["Chrome", "Firefox", "Safari"] {
             let theirs = tests.filter { $0.browsersPassed[browser] == true }

@@ -72,11 +72,12 @@ enum ConformanceData {
         var tests: [ConformanceTest] = []
         for suite in root["suites"] as? [[String: Any]] ?? [] {
             for test in suite["tests"] as? [[String: Any]] ?? [] where test["private_selection"] as? Bool == true {
-                tests.append(ConformanceTest(
-                    id: test["id"] as? String ?? "?", name: test["name"] as? String ?? "",
-                    kind: test["kind"] as? String ?? "required", dependsOn: test["depends_on"] as? [String] ?? [],
-                    browsersPassed: test["browsers_passed"] as? [String: Bool] ?? [:],
-                    steps: (test["requests"] as? [[String: Any]] ?? []).map(step)))
+                tests.append(
+                    ConformanceTest(
+                        id: test["id"] as? String ?? "?", name: test["name"] as? String ?? "",
+                        kind: test["kind"] as? String ?? "required", dependsOn: test["depends_on"] as? [String] ?? [],
+                        browsersPassed: test["browsers_passed"] as? [String: Bool] ?? [:],
+                        steps: (test["requests"] as? [[String: Any]] ?? []).map(step)))
             }
         }
         return tests
@@ -146,4 +147,3 @@ enum ConformanceData {
         }
     }
 }
-

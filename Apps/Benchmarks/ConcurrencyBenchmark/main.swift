@@ -12,6 +12,7 @@ import CourierConcurrency
 import CourierSandbox
 import Foundation
 import Synchronization
+
 #if canImport(Combine)
 import Combine
 #else
@@ -91,45 +92,65 @@ _ = try await (0..<(limit * 2)).concurrentMap(limit: limit) { _ in try await cli
 let endpoints = Array(repeating: delayEndpoint, count: requestCount)
 var fanOut: [(String, (best: Duration, median: Duration, maxInFlight: Int, count: Int))] = []
 
-fanOut.append(("concurrentMap(limit: 32)", try await measure {
-    try await endpoints.concurrentMap(limit: limit) { try await client.request($0, as: Delayed.self) }.count
-}))
-fanOut.append(("mergedResults(limit: 32)", try await measure {
-    var count = 0
-    for await finished in endpoints.mergedResults(limit: limit, { try await client.request($0, as: Delayed.self) }) {
-        if finished.value != nil { count += 1 }
-    }
-    return count
-}))
-fanOut.append(("Combine mergedPublisher(maxConcurrent: 32)", try await measure {
-    await countValues(client.mergedPublisher(for: endpoints, as: Delayed.self, maxConcurrent: limit))
-}))
-fanOut.append(("reference: hand-written TaskGroup window", try await measure {
-    try await withThrowingTaskGroup(of: Delayed.self) { group in
-        var next = 0
-        var count = 0
-        while next < min(limit, requestCount) {
-            group.addTask { try await client.request(delayEndpoint, as: Delayed.self) }
-            next += 1
+fanOut.append(
+    (
+        "concurrentMap(limit: 32)",
+        try await measure {
+            try await endpoints.concurrentMap(limit: limit) { try await client.request($0, as: Delayed.self) }.count
         }
-        while try await group.next() != nil {
-            count += 1
-            if next < requestCount {
-                group.addTask { try await client.request(delayEndpoint, as: Delayed.self) }
-                next += 1
+    ))
+fanOut.append(
+    (
+        "mergedResults(limit: 32)",
+        try await measure {
+            var count = 0
+            for await finished in endpoints.mergedResults(limit: limit, { try await client.request($0, as: Delayed.self) }) {
+                if finished.value != nil { count += 1 }
+            }
+            return count
+        }
+    ))
+fanOut.append(
+    (
+        "Combine mergedPublisher(maxConcurrent: 32)",
+        try await measure {
+            await countValues(client.mergedPublisher(for: endpoints, as: Delayed.self, maxConcurrent: limit))
+        }
+    ))
+fanOut.append(
+    (
+        "reference: hand-written TaskGroup window",
+        try await measure {
+            try await withThrowingTaskGroup(of: Delayed.self) { group in
+                var next = 0
+                var count = 0
+                while next < min(limit, requestCount) {
+                    group.addTask { try await client.request(delayEndpoint, as: Delayed.self) }
+                    next += 1
+                }
+                while try await group.next() != nil {
+                    count += 1
+                    if next < requestCount {
+                        group.addTask { try await client.request(delayEndpoint, as: Delayed.self) }
+                        next += 1
+                    }
+                }
+                return count
             }
         }
-        return count
-    }
-}))
+    ))
 await sandbox.stop()
 
-print("Fan-out: \(requestCount) requests, \(latencyMs) ms server latency, limit \(limit); ideal ⌈\(requestCount)/\(limit)⌉×\(latencyMs) ms = \(format(ideal)); best and median of \(repeats)")
+print(
+    "Fan-out: \(requestCount) requests, \(latencyMs) ms server latency, limit \(limit); ideal ⌈\(requestCount)/\(limit)⌉×\(latencyMs) ms = \(format(ideal)); best and median of \(repeats)"
+)
 print("| path                                         |        best |      median | best/ideal | server max in flight | values |")
 print("|----------------------------------------------|-------------|-------------|------------|----------------------|--------|")
 for (name, result) in fanOut {
     let ratio = milliseconds(result.best) / milliseconds(ideal)
-    print("| \(name.padding(toLength: 44, withPad: " ", startingAt: 0)) | \(format(result.best)) | \(format(result.median)) | \(String(format: "%9.3f×", ratio)) | \(String(format: "%20d", result.maxInFlight)) | \(String(format: "%6d", result.count)) |")
+    print(
+        "| \(name.padding(toLength: 44, withPad: " ", startingAt: 0)) | \(format(result.best)) | \(format(result.median)) | \(String(format: "%9.3f×", ratio)) | \(String(format: "%20d", result.maxInFlight)) | \(String(format: "%6d", result.count)) |"
+    )
 }
 
 // MARK: - Accumulate
@@ -230,7 +251,9 @@ for (name, sizes, body) in accumulatePaths {
         let reference = base ?? time
         if base == nil { base = time }
         let perItem = milliseconds(time) * 1e6 / Double(n)
-        print("| \(name.padding(toLength: 44, withPad: " ", startingAt: 0)) | \(String(format: "%7d", n)) | \(format(time)) | \(String(format: "%13.0f", perItem)) | \(String(format: "%14.1f×", milliseconds(time) / milliseconds(reference))) |")
+        print(
+            "| \(name.padding(toLength: 44, withPad: " ", startingAt: 0)) | \(String(format: "%7d", n)) | \(format(time)) | \(String(format: "%13.0f", perItem)) | \(String(format: "%14.1f×", milliseconds(time) / milliseconds(reference))) |"
+        )
     }
 }
 print("Linear work grows 10× per 10× items, n log n about 13×, quadratic 100×.")

@@ -4,11 +4,12 @@ import CourierAsyncHTTPClient
 import CourierSandbox
 import Foundation
 import HTTPTypes
-import NIOFoundationCompat
 import NIOCore
+import NIOFoundationCompat
 import NIOPosix
 import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -97,19 +98,21 @@ struct CourierBenchmarks {
             settings.connectionsPerHost = 64
             let transport = HTTPClientTransport(settings: settings)
             let client = NetworkClient(transport: buffered ? transport : StreamedBodyOnly(base: transport), middlewares: middlewares)
-            return Instance(call: {
-                let story = try await client.request(endpoint, as: Story.self)
-                precondition(story.id == 8863)
-            }, close: { try await transport.shutdown() })
+            return Instance(
+                call: {
+                    let story = try await client.request(endpoint, as: Story.self)
+                    precondition(story.id == 8863)
+                }, close: { try await transport.shutdown() })
         }
         @Sendable func rawAsync() -> Instance {
             let client = makeClient()
-            return Instance(call: {
-                let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
-                let body = try await response.body.collect(upTo: 1 << 24)
-                let story = try decoder.decode(Story.self, from: body)
-                precondition(story.id == 8863)
-            }, close: { try await client.shutdown() })
+            return Instance(
+                call: {
+                    let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+                    let body = try await response.body.collect(upTo: 1 << 24)
+                    let story = try decoder.decode(Story.self, from: body)
+                    precondition(story.id == 8863)
+                }, close: { try await client.shutdown() })
         }
         // Every contender gets a new connection pool each round: how a pool's connections land on
         // the event loops (client's and server's) changes throughput by up to ±25% for identical
@@ -124,10 +127,11 @@ struct CourierBenchmarks {
             Contender(name: "Courier (stock OpenAPI AHC transport)") {
                 let client = makeClient()
                 let courier = NetworkClient(transport: OpenAPIAsyncHTTPClient.AsyncHTTPClientTransport(configuration: .init(client: client)))
-                return Instance(call: {
-                    let story = try await courier.request(endpoint, as: Story.self)
-                    precondition(story.id == 8863)
-                }, close: { try await client.shutdown() })
+                return Instance(
+                    call: {
+                        let story = try await courier.request(endpoint, as: Story.self)
+                        precondition(story.id == 8863)
+                    }, close: { try await client.shutdown() })
             },
             Contender(name: "Courier pipeline only (instant transport)") {
                 let courier = NetworkClient(transport: InstantTransport(body: Data(buffer: sampleBody)))
@@ -144,11 +148,12 @@ struct CourierBenchmarks {
             },
             Contender(name: "raw URLSession") {
                 let session = URLSession(configuration: .ephemeral)
-                return Instance(call: {
-                    let (data, _) = try await session.data(from: URL(string: url)!)
-                    let story = try decoder.decode(Story.self, from: data)
-                    precondition(story.id == 8863)
-                }, close: { session.invalidateAndCancel() })
+                return Instance(
+                    call: {
+                        let (data, _) = try await session.data(from: URL(string: url)!)
+                        let story = try decoder.decode(Story.self, from: data)
+                        precondition(story.id == 8863)
+                    }, close: { session.invalidateAndCancel() })
             },
             // Index 8: the buffered path's worth, alone — the same client and transport, no
             // middleware, but the body handed over as an `HTTPBody` and collected by the client.
@@ -156,9 +161,10 @@ struct CourierBenchmarks {
         ]
 
         let environment = ProcessInfo.processInfo.environment
-        let contenders: [Contender] = environment["COURIER_BENCH_SET"].map { set in
-            set.split(separator: ",").compactMap { Int($0) }.filter(allContenders.indices.contains).map { allContenders[$0] }
-        } ?? allContenders
+        let contenders: [Contender] =
+            environment["COURIER_BENCH_SET"].map { set in
+                set.split(separator: ",").compactMap { Int($0) }.filter(allContenders.indices.contains).map { allContenders[$0] }
+            } ?? allContenders
         // Knobs: `COURIER_BENCH_SET=0,2` runs some contenders; `COURIER_BENCH_ROUNDS`, `COURIER_BENCH_LEVELS=1,32`.
         // Profiling mode: `COURIER_BENCH_ONLY=<index>` runs one contender alone (for `perf record`),
         // at `COURIER_BENCH_CONCURRENCY` (default 1).
@@ -173,10 +179,14 @@ struct CourierBenchmarks {
             try await serverLoops.shutdownGracefully()
             return
         }
-        print("Courier benchmark — \(requests) GETs of /json (\(SampleSize.bytes) bytes) decoded per level, sandbox in-process on \(base.absoluteString)")
+        print(
+            "Courier benchmark — \(requests) GETs of /json (\(SampleSize.bytes) bytes) decoded per level, sandbox in-process on \(base.absoluteString)"
+        )
         let rounds = max(1, environment["COURIER_BENCH_ROUNDS"].flatMap(Int.init) ?? 40)
         let levels = environment["COURIER_BENCH_LEVELS"].map { $0.split(separator: ",").compactMap { Int($0) } } ?? [1, 32]
-        print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, release build; \(rounds) rounds per level, contenders interleaved, order reversed every other round;")
+        print(
+            "machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, release build; \(rounds) rounds per level, contenders interleaved, order reversed every other round;"
+        )
         print("each contender starts every round with a new connection pool, warmed up before it is measured")
         print("×raw: whole-run ratio to raw AsyncHTTPClient; rounds: the lowest/median/highest ratio of single rounds (raw measured")
         print("in the same round); p50 med: the median of the rounds' p50 ratios. Verdicts use the medians: whole-run ratios")
@@ -207,18 +217,21 @@ struct CourierBenchmarks {
             }
             let baseline = results[baselineName] ?? Measurement()
             print("concurrency \(concurrency)")
-            print(pad("contender", 42) + pad("req/s", 9) + pad("×raw", 7) + pad("rounds", 16) + pad("p50 µs", 8) + pad("p50 ×raw", 9) + pad("p50 med", 8) + pad("p99 µs", 8))
+            print(
+                pad("contender", 42) + pad("req/s", 9) + pad("×raw", 7) + pad("rounds", 16) + pad("p50 µs", 8) + pad("p50 ×raw", 9)
+                    + pad("p50 med", 8) + pad("p99 µs", 8))
             for contender in contenders {
                 let m = results[contender.name] ?? Measurement()
                 let ratios = (roundRatios[contender.name] ?? []).sorted()
-                print(pad(contender.name, 42)
-                      + pad(String(format: "%.0f", m.throughput), 9)
-                      + pad(String(format: "%.3f", m.throughput / baseline.throughput), 7)
-                      + pad(ratios.isEmpty ? "-" : String(format: "%.2f/%.2f/%.2f", ratios.first!, median(ratios), ratios.last!), 16)
-                      + pad(String(format: "%.0f", m.percentile(0.5)), 8)
-                      + pad(String(format: "%.3f", m.percentile(0.5) / baseline.percentile(0.5)), 9)
-                      + pad(String(format: "%.3f", median(roundP50Ratios[contender.name] ?? [])), 8)
-                      + pad(String(format: "%.0f", m.percentile(0.99)), 8))
+                print(
+                    pad(contender.name, 42)
+                        + pad(String(format: "%.0f", m.throughput), 9)
+                        + pad(String(format: "%.3f", m.throughput / baseline.throughput), 7)
+                        + pad(ratios.isEmpty ? "-" : String(format: "%.2f/%.2f/%.2f", ratios.first!, median(ratios), ratios.last!), 16)
+                        + pad(String(format: "%.0f", m.percentile(0.5)), 8)
+                        + pad(String(format: "%.3f", m.percentile(0.5) / baseline.percentile(0.5)), 9)
+                        + pad(String(format: "%.3f", median(roundP50Ratios[contender.name] ?? [])), 8)
+                        + pad(String(format: "%.0f", m.percentile(0.99)), 8))
             }
             print("")
             let control = "raw AsyncHTTPClient again (control)"
@@ -226,7 +239,9 @@ struct CourierBenchmarks {
                 let ratio = median(courierRatios)
                 let p50 = median(courierP50)
                 let met = ratio >= 0.95 && p50 <= 1.05
-                var line = String(format: "concurrency %d: Courier %.3f× raw throughput, p50 %.3f× (medians of %d rounds)", concurrency, ratio, p50, courierRatios.count)
+                var line = String(
+                    format: "concurrency %d: Courier %.3f× raw throughput, p50 %.3f× (medians of %d rounds)", concurrency, ratio, p50,
+                    courierRatios.count)
                 if let controlRatios = roundRatios[control], let controlP50 = roundP50Ratios[control] {
                     line += String(format: "; control %.3f×, p50 %.3f×", median(controlRatios), median(controlP50))
                 }
@@ -296,7 +311,7 @@ struct CourierBenchmarks {
 
 /// The run's error, handed from its task to the blocked main thread (written before the
 /// semaphore is signalled, read after it is waited on).
-final class FailureBox: @unchecked Sendable { // safe: written once before signal(), read only after wait()
+final class FailureBox: @unchecked Sendable {  // safe: written once before signal(), read only after wait()
     var error: String?
 }
 
@@ -349,4 +364,3 @@ struct InstantTransport: ClientTransport, DeadlineAwareTransport {
         (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), HTTPBody(self.body))
     }
 }
-

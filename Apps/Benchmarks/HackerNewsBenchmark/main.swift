@@ -50,7 +50,9 @@ func sequentialTree(_ client: HackerNewsClient, ids: [Int]) async throws -> Int 
 }
 
 func row(_ name: String, _ ms: Double, ideal: Double, extra: String = "") {
-    print("\(name.padding(toLength: 44, withPad: " ", startingAt: 0)) \(String(format: "%9.1f ms", ms))  \(String(format: "%5.2f×", ms / ideal)) ideal  \(extra)")
+    print(
+        "\(name.padding(toLength: 44, withPad: " ", startingAt: 0)) \(String(format: "%9.1f ms", ms))  \(String(format: "%5.2f×", ms / ideal)) ideal  \(extra)"
+    )
 }
 
 // The thread's shape, measured once without latency.
@@ -62,10 +64,13 @@ let depth = thread.map(\.depth).max() ?? 0
 try await reset()
 _ = try await shapeClient.comments(of: threadID)
 let items = try await stats().itemRequests - 1  // every comment item, the root excluded
-print("thread \(threadID): \(items) comment items (\(thread.reduce(0) { $0 + $1.count }) shown), depth \(depth), \(threadItem?.kids?.count ?? 0) top-level; \(latencyMs) ms per item\n")
+print(
+    "thread \(threadID): \(items) comment items (\(thread.reduce(0) { $0 + $1.count }) shown), depth \(depth), \(threadItem?.kids?.count ?? 0) top-level; \(latencyMs) ms per item\n"
+)
 
 for keepAlive in [true, false] {
-    _ = try await control.answer(Control(baseURL: sandbox.baseURL, path: "/hn/control", query: ["latencyMs": latencyMs, "keepAlive": keepAlive ? 1 : 0]))
+    _ = try await control.answer(
+        Control(baseURL: sandbox.baseURL, path: "/hn/control", query: ["latencyMs": latencyMs, "keepAlive": keepAlive ? 1 : 0]))
     print(keepAlive ? "stand-in keeps connections open (as the real API does):" : "\nstand-in watches for disconnects (a new connection per item):")
     for concurrency in [16, 32] {
         let ideal = Double(depth * latencyMs) + (Double(items) / Double(concurrency)).rounded(.up) * Double(latencyMs)
@@ -82,7 +87,9 @@ for keepAlive in [true, false] {
             maxInFlight = max(maxInFlight, try await stats().maxInFlight)
         }
         let median = times.sorted()[1]
-        row("Courier comments(of:), median of 3", median, ideal: ideal, extra: "(best \(Int(times.min() ?? 0)) ms, server saw ≤ \(maxInFlight) at once)")
+        row(
+            "Courier comments(of:), median of 3", median, ideal: ideal,
+            extra: "(best \(Int(times.min() ?? 0)) ms, server saw ≤ \(maxInFlight) at once)")
     }
 }
 _ = try await control.answer(Control(baseURL: sandbox.baseURL, path: "/hn/control", query: ["latencyMs": latencyMs, "keepAlive": 1]))
@@ -110,5 +117,8 @@ for try await stories in storiesClient.stories(list: .top) {
 }
 let idealStories = Double(latencyMs) + (500.0 / 16).rounded(.up) * Double(latencyMs)
 print(String(format: "first story on screen after %7.1f ms (one list call + one item: ≥ %d ms)", milliseconds(first ?? .zero), latencyMs))
-print(String(format: "last story on screen after  %7.1f ms (%d stories in %d growing arrays; ideal ⌈500 ÷ 16⌉ × %d ms = %.0f ms → %.2f×)", milliseconds(last), shown, emissions, latencyMs, idealStories, milliseconds(last) / idealStories))
+print(
+    String(
+        format: "last story on screen after  %7.1f ms (%d stories in %d growing arrays; ideal ⌈500 ÷ 16⌉ × %d ms = %.0f ms → %.2f×)",
+        milliseconds(last), shown, emissions, latencyMs, idealStories, milliseconds(last) / idealStories))
 await sandbox.stop()

@@ -13,6 +13,7 @@ import CourierAsyncHTTPClient
 import CourierSandbox
 import Foundation
 import OpenAPIRuntime
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -69,14 +70,17 @@ for (transportName, transport) in transports {
         } catch {
             outcome = "\(NetworkError(error))"
         }
-        let seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18
+        let seconds =
+            Double((ContinuousClock.now - started).components.attoseconds) / 1e18
             + Double((ContinuousClock.now - started).components.seconds)
         let growth = max(0, status("VmHWM") - before) / 1024
         worst = max(worst, growth)
-        let line = [routeName.padding(toLength: 26, withPad: " ", startingAt: 0),
-                    transportName.padding(toLength: 17, withPad: " ", startingAt: 0),
-                    String(outcome.prefix(36)).padding(toLength: 36, withPad: " ", startingAt: 0),
-                    String(format: "%9d", growth), String(format: "%7.2f", seconds)]
+        let line = [
+            routeName.padding(toLength: 26, withPad: " ", startingAt: 0),
+            transportName.padding(toLength: 17, withPad: " ", startingAt: 0),
+            String(outcome.prefix(36)).padding(toLength: 36, withPad: " ", startingAt: 0),
+            String(format: "%9d", growth), String(format: "%7.2f", seconds),
+        ]
         print(line.joined(separator: " "))
     }
 }

@@ -99,8 +99,9 @@ func sampleNews(_ index: Int) -> News {
     News(
         summaryOfTodaysMarketSentiment: "비트코인은 미국 CPI 발표를 앞두고 신중한 분위기입니다 #\(index). It's cautious; \"관망\" 중.",
         articles: (0..<3).map { article in
-            Article(title: "기사 \(index)-\(article): 비트코인 12만달러 돌파 시도", summary: "시장 분석가들은 C:\\data\\\(index) 경로의 데이터를 인용했습니다.",
-                    newsSourceURL: "https://news.example.kr/articles/\(index)/\(article)")
+            Article(
+                title: "기사 \(index)-\(article): 비트코인 12만달러 돌파 시도", summary: "시장 분석가들은 C:\\data\\\(index) 경로의 데이터를 인용했습니다.",
+                newsSourceURL: "https://news.example.kr/articles/\(index)/\(article)")
         }
     )
 }
@@ -116,7 +117,8 @@ func messyAnswer(bytes: Int) -> String {
         var item = "  {summaryOfTodaysMarketSentiment: '\(news.summaryOfTodaysMarketSentiment.replacingOccurrences(of: "'", with: "\\'"))', // 요약\n"
         item += "   'hot': True, \"score\": None, \"articles\": [\n"
         for article in news.articles {
-            item += "    {\"title\": \"\(article.title)\"[(출처\(index))](https://a.kr/\(index)), 'summary': '\(article.summary.replacingOccurrences(of: "\\", with: "\\\\"))\n두 번째 줄',"
+            item +=
+                "    {\"title\": \"\(article.title)\"[(출처\(index))](https://a.kr/\(index)), 'summary': '\(article.summary.replacingOccurrences(of: "\\", with: "\\\\"))\n두 번째 줄',"
             item += " newsSourceURL: \"\(article.newsSourceURL)\",},\n"
         }
         item += "  ],},\n"
@@ -171,8 +173,10 @@ results["valid_bytes"] = validData.count
 results["valid_plain_s"] = plainTime
 results["valid_courier_s"] = courierTime
 results["valid_extract_s"] = extractValidTime
-print(String(format: "valid %.2f MB: JSONDecoder %.2f ms, CourierLLM decode %.2f ms (%.0f%% of JSONDecoder speed), extract %.2f ms",
-             Double(validData.count) / 1e6, plainTime * 1e3, courierTime * 1e3, plainTime / courierTime * 100, extractValidTime * 1e3))
+print(
+    String(
+        format: "valid %.2f MB: JSONDecoder %.2f ms, CourierLLM decode %.2f ms (%.0f%% of JSONDecoder speed), extract %.2f ms",
+        Double(validData.count) / 1e6, plainTime * 1e3, courierTime * 1e3, plainTime / courierTime * 100, extractValidTime * 1e3))
 
 // Messy input: throughput and linearity.
 let messyLarge = messyAnswer(bytes: 1_000_000)
@@ -191,12 +195,16 @@ results["messy_extract_s"] = messyExtract
 results["messy_decode_s"] = messyDecode
 results["messy_small_bytes"] = smallBytes
 results["messy_small_s"] = messySmallTime
-print(String(format: "messy %.2f MB: extract %.2f ms (%.1f MB/s), decode %.2f ms (%.1f MB/s)",
-             Double(largeBytes) / 1e6, messyExtract * 1e3, Double(largeBytes) / 1e6 / messyExtract,
-             messyDecode * 1e3, Double(largeBytes) / 1e6 / messyDecode))
-print(String(format: "linearity: %.0f KB %.2f ms, %.0f KB %.2f ms, ratio %.1fx for %.1fx the size",
-             Double(smallBytes) / 1e3, messySmallTime * 1e3, Double(largeBytes) / 1e3, messyExtract * 1e3,
-             messyExtract / messySmallTime, Double(largeBytes) / Double(smallBytes)))
+print(
+    String(
+        format: "messy %.2f MB: extract %.2f ms (%.1f MB/s), decode %.2f ms (%.1f MB/s)",
+        Double(largeBytes) / 1e6, messyExtract * 1e3, Double(largeBytes) / 1e6 / messyExtract,
+        messyDecode * 1e3, Double(largeBytes) / 1e6 / messyDecode))
+print(
+    String(
+        format: "linearity: %.0f KB %.2f ms, %.0f KB %.2f ms, ratio %.1fx for %.1fx the size",
+        Double(smallBytes) / 1e3, messySmallTime * 1e3, Double(largeBytes) / 1e3, messyExtract * 1e3,
+        messyExtract / messySmallTime, Double(largeBytes) / Double(smallBytes)))
 
 if let outDirectory {
     try FileManager.default.createDirectory(atPath: outDirectory, withIntermediateDirectories: true)

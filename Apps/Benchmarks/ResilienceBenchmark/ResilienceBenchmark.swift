@@ -37,14 +37,13 @@ struct ResilienceBenchmark {
         let sandbox = try await SandboxServer.start(options: options)
         let base = sandbox.baseURL
 
-
-
-
         // MARK: Retry storm
 
         if wanted("storm") {
             print("retry storm: 200 callers, the route fails (503) for 5 s then recovers; 8 s per contender")
-            print("contender                  calls   attempts  attempts/call  in the outage: calls  attempts  attempts/call  failed  after-recovery ok")
+            print(
+                "contender                  calls   attempts  attempts/call  in the outage: calls  attempts  attempts/call  failed  after-recovery ok"
+            )
             var ratios: [String: (overall: Double, outage: Double)] = [:]
             for (name, budget) in [("no retry", nil as RetryBudget?), ("retry, no budget", nil), ("retry + budget", RetryBudget())] {
                 let key = "storm-\(UUID().uuidString.prefix(8))"
@@ -85,14 +84,16 @@ struct ResilienceBenchmark {
                 let ratio = Double(attempts) / Double(t.calls)
                 let outageRatio = Double(outageAttempts) / Double(max(1, t.outageCalls))
                 func cell(_ text: String, _ width: Int) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
-                print(cell(name, 26) + " " + cell("\(t.calls)", 7) + " " + cell("\(attempts)", 9) + " " + cell(format(ratio), 14) + " "
-                      + cell("\(t.outageCalls)", 21) + " " + cell("\(outageAttempts)", 9) + " " + cell(format(outageRatio), 14) + " "
-                      + cell("\(t.failed)", 7) + " \(t.afterRecovery - t.afterRecoveryFailed)/\(t.afterRecovery)")
+                print(
+                    cell(name, 26) + " " + cell("\(t.calls)", 7) + " " + cell("\(attempts)", 9) + " " + cell(format(ratio), 14) + " "
+                        + cell("\(t.outageCalls)", 21) + " " + cell("\(outageAttempts)", 9) + " " + cell(format(outageRatio), 14) + " "
+                        + cell("\(t.failed)", 7) + " \(t.afterRecovery - t.afterRecoveryFailed)/\(t.afterRecovery)")
                 ratios[name] = (ratio, outageRatio)
                 if budget != nil, let unbudgeted = ratios["retry, no budget"] {
-                    print("verdict: with the budget \(format(ratio))× attempts per call overall, \(format(outageRatio))× during the outage "
-                          + "(without: \(format(unbudgeted.overall))×, \(format(unbudgeted.outage))×; goal ≤ 1.20), every call after recovery ok: "
-                          + "\(ratio <= 1.2 && outageRatio <= 1.2 && t.afterRecoveryFailed == 0 ? "met" : "NOT met")")
+                    print(
+                        "verdict: with the budget \(format(ratio))× attempts per call overall, \(format(outageRatio))× during the outage "
+                            + "(without: \(format(unbudgeted.overall))×, \(format(unbudgeted.outage))×; goal ≤ 1.20), every call after recovery ok: "
+                            + "\(ratio <= 1.2 && outageRatio <= 1.2 && t.afterRecoveryFailed == 0 ? "met" : "NOT met")")
                 }
             }
             print("")
@@ -160,9 +161,13 @@ struct ResilienceBenchmark {
             }
             func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
             print("raw AsyncHTTPClient + stock SSE decoding   \(Int(median(rawRates))) events/s")
-            print("Courier events(_:)                          \(Int(median(courierRates))) events/s   ×raw \(format(median(courierRates) / median(rawRates)))")
+            print(
+                "Courier events(_:)                          \(Int(median(courierRates))) events/s   ×raw \(format(median(courierRates) / median(rawRates)))"
+            )
             let cpuRatio = median(rawCPU) / median(courierCPU)
-            print("events per CPU-second (client + server): raw \(Int(Double(count) / median(rawCPU))), Courier \(Int(Double(count) / median(courierCPU)))   ×raw \(format(cpuRatio))")
+            print(
+                "events per CPU-second (client + server): raw \(Int(Double(count) / median(rawCPU))), Courier \(Int(Double(count) / median(courierCPU)))   ×raw \(format(cpuRatio))"
+            )
             _ = try await raw(countingChunks: true)
             let chunkCount = chunks.counts.withLock { $0.calls } - 1
             print("network chunks in a raw run: \(chunkCount) (\(format(Double(count) / Double(max(1, chunkCount)), 1)) events per chunk)")
@@ -186,12 +191,15 @@ struct ResilienceBenchmark {
             let courierParsed = try ServerEvent.parse(chunksInMemory).count
             let courierTime = ContinuousClock.now - courierStart
             precondition(stockParsed == count && courierParsed == count)
-            print("parsing only (in memory): stock \(Int(Double(count) / seconds(stockTime))) events/s, Courier \(Int(Double(count) / seconds(courierTime))) events/s")
+            print(
+                "parsing only (in memory): stock \(Int(Double(count) / seconds(stockTime))) events/s, Courier \(Int(Double(count) / seconds(courierTime))) events/s"
+            )
             let verdict = median(ratios)
             // The verdict is taken on CPU work: per-round wall-clock ratios of the same code swing
             // 0.6–1.3× on this shared 2-core machine; the CPU a run costs barely moves.
-            print("verdict: CPU work \(format(cpuRatio))× (goal ≥ 0.90): \(cpuRatio >= 0.9 ? "met" : "NOT met"); wall clock beside it: "
-                  + "median rates \(format(median(courierRates) / median(rawRates)))×, median of per-round ratios \(format(verdict))×")
+            print(
+                "verdict: CPU work \(format(cpuRatio))× (goal ≥ 0.90): \(cpuRatio >= 0.9 ? "met" : "NOT met"); wall clock beside it: "
+                    + "median rates \(format(median(courierRates) / median(rawRates)))×, median of per-round ratios \(format(verdict))×")
             try await http.shutdown()
             try await transport.shutdown()
             print("")
@@ -226,10 +234,16 @@ struct ResilienceBenchmark {
             let deduplicated = NetworkClient(transport: transport, middlewares: [DeduplicationMiddleware()])
             let (with, withHits) = try await burst(deduplicated, key: "dedup-\(UUID().uuidString.prefix(6))")
             print("one request alone           \(format(seconds(single) * 1000, 1)) ms")
-            print("100 without the middleware  \(format(seconds(without) * 1000, 1)) ms  ×one \(format(seconds(without) / seconds(single)))  upstream requests \(withoutHits)")
-            print("100 with DeduplicationMiddleware \(format(seconds(with) * 1000, 1)) ms  ×one \(format(seconds(with) / seconds(single)))  upstream requests \(withHits)")
+            print(
+                "100 without the middleware  \(format(seconds(without) * 1000, 1)) ms  ×one \(format(seconds(without) / seconds(single)))  upstream requests \(withoutHits)"
+            )
+            print(
+                "100 with DeduplicationMiddleware \(format(seconds(with) * 1000, 1)) ms  ×one \(format(seconds(with) / seconds(single)))  upstream requests \(withHits)"
+            )
             let ratio = seconds(with) / seconds(single)
-            print("verdict: \(withHits) upstream request(s), \(format(ratio))× one request (goals: 1, ≤ 1.20): \(withHits == 1 && ratio <= 1.2 ? "met" : "NOT met")")
+            print(
+                "verdict: \(withHits) upstream request(s), \(format(ratio))× one request (goals: 1, ≤ 1.20): \(withHits == 1 && ratio <= 1.2 ? "met" : "NOT met")"
+            )
             try await transport.shutdown()
         }
 

@@ -39,19 +39,24 @@ if profileRepeats == nil {
     // Warm up connections and the data set without latency.
     _ = try await SeoulCultureClient(key: key, baseURL: root, today: { anchor }).allPrograms()
     try await control.set("latencyMs=\(latencyMs)")
-    var concurrent: [Double] = [], sequential: [Double] = [], ideal: [Double] = []
+    var concurrent: [Double] = []
+    var sequential: [Double] = []
+    var ideal: [Double] = []
     var count = 0
     for _ in 0..<runs {
         concurrent.append(try await time { count = try await concurrentClient.allPrograms().count })
         sequential.append(try await time { _ = try await sequentialClient.allPrograms() })
-        ideal.append(try await time {
-            _ = try await concurrentClient.rows(start: 1, end: 1)
-            _ = try await concurrentClient.rows(start: 1, end: 1000)
-        })
+        ideal.append(
+            try await time {
+                _ = try await concurrentClient.rows(start: 1, end: 1)
+                _ = try await concurrentClient.rows(start: 1, end: 1000)
+            })
     }
     let total = try await concurrentClient.totalCount()
     let pages = (total + 999) / 1000
-    let c = median(concurrent), s = median(sequential), i = median(ideal)
+    let c = median(concurrent)
+    let s = median(sequential)
+    let i = median(ideal)
     print("Raon load: \(total) rows in \(pages) pages, \(latencyMs) ms per answer, median of \(runs) runs (\(count) current/upcoming kept)")
     print("  contender                     time      × ideal")
     print(String(format: "  ideal (probe + 1 page)     %6.0f ms    1.00", i * 1000))
@@ -82,7 +87,8 @@ let encoder = JSONEncoder()
 // Keys in one order in every row, as the service and the stand-in write them (JSONEncoder's
 // own order changes from row to row, which no real answer does).
 encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-let body = try encoder.encode(Wrapper(culturalEventInfo: .init(list_total_count: rows.count, RESULT: SeoulResult(code: "INFO-000", message: "정상 처리되었습니다"), row: rows)))
+let body = try encoder.encode(
+    Wrapper(culturalEventInfo: .init(list_total_count: rows.count, RESULT: SeoulResult(code: "INFO-000", message: "정상 처리되었습니다"), row: rows)))
 /// CPU seconds this process has used: beside the wall time, as other builds share the machine.
 func processCPU() -> Double {
     var spec = timespec()
@@ -132,15 +138,19 @@ if let profileRepeats {
     let reading: Reading = environment["SEOUL_BENCH_READING"] == "before" ? .rowScanner : .programScanner
     let started = processCPU()
     for _ in 0..<profileRepeats { _ = try await fullPath(parallel: false, reading: reading) }
-    print(String(format: "%@: %d × the 10,000-row path, one thread: %.1f ms CPU each", "\(reading)", profileRepeats,
-        (processCPU() - started) * 1000 / Double(max(1, profileRepeats))))
+    print(
+        String(
+            format: "%@: %d × the 10,000-row path, one thread: %.1f ms CPU each", "\(reading)", profileRepeats,
+            (processCPU() - started) * 1000 / Double(max(1, profileRepeats))))
     exit(0)
 }
 
 var loadAverage = [0.0, 0.0, 0.0]
 _ = getloadavg(&loadAverage, 3)
-print(String(format: "decode + filter + sort of %d rows (10 stand-in pages of 1,000, %.1f MB JSON), median of 7; load average %.1f on %d cores",
-    rows.count, Double(pageBodies.reduce(0) { $0 + $1.count }) / 1e6, loadAverage[0], ProcessInfo.processInfo.activeProcessorCount))
+print(
+    String(
+        format: "decode + filter + sort of %d rows (10 stand-in pages of 1,000, %.1f MB JSON), median of 7; load average %.1f on %d cores",
+        rows.count, Double(pageBodies.reduce(0) { $0 + $1.count }) / 1e6, loadAverage[0], ProcessInfo.processInfo.activeProcessorCount))
 print("  contender                                  wall      CPU")
 var shown = 0
 var results: [String: Double] = [:]
@@ -150,7 +160,8 @@ for (name, parallel, reading, goal) in [
     ("now: scanner → programs, one thread", false, .programScanner, true),
     ("now: pages in parallel (allPrograms)", true, .programScanner, true),
 ] {
-    var wall: [Double] = [], cpu: [Double] = []
+    var wall: [Double] = []
+    var cpu: [Double] = []
     for _ in 0..<7 {
         let cpuStart = processCPU()
         wall.append(try await time { shown = try await fullPath(parallel: parallel, reading: reading) })
@@ -158,17 +169,29 @@ for (name, parallel, reading, goal) in [
     }
     results[name] = median(wall)
     let mark = goal ? (median(wall) <= 0.05 ? "goal ≤ 50 ms ✓" : "goal ≤ 50 ms ✗") : ""
-    print(String(format: "  %@ %6.1f ms %6.1f ms   %@", name.padding(toLength: 42, withPad: " ", startingAt: 0), median(wall) * 1000, median(cpu) * 1000, mark))
+    print(
+        String(
+            format: "  %@ %6.1f ms %6.1f ms   %@", name.padding(toLength: 42, withPad: " ", startingAt: 0), median(wall) * 1000, median(cpu) * 1000,
+            mark))
 }
 let now = results["now: scanner → programs, one thread"] ?? 1
-print(String(format: "  one thread: JSONDecoder / now %.1f×, before / now %.2f×; %d shown after a search",
-    (results["JSONDecoder reading, one thread"] ?? 0) / now, (results["before: scanner → rows → programs, 1 thread"] ?? 0) / now, shown))
+print(
+    String(
+        format: "  one thread: JSONDecoder / now %.1f×, before / now %.2f×; %d shown after a search",
+        (results["JSONDecoder reading, one thread"] ?? 0) / now, (results["before: scanner → rows → programs, 1 thread"] ?? 0) / now, shown))
 
 // Where the time goes, stage by stage, on one body of all 10,000 rows (medians of 7).
-var decodeT: [Double] = [], buildT: [Double] = [], directT: [Double] = [], currentT: [Double] = [], queryT: [Double] = []
+var decodeT: [Double] = []
+var buildT: [Double] = []
+var directT: [Double] = []
+var currentT: [Double] = []
+var queryT: [Double] = []
 for _ in 0..<7 {
     // Each result in its own variable: freeing the one before is not timed.
-    var decoded: [CulturalEventRow] = [], built: [CulturalProgram] = [], direct: [CulturalProgram] = [], current: [CulturalProgram] = []
+    var decoded: [CulturalEventRow] = []
+    var built: [CulturalProgram] = []
+    var direct: [CulturalProgram] = []
+    var current: [CulturalProgram] = []
     decodeT.append(try await time { decoded = try SeoulAnswerParser.parse(body).rows })
     buildT.append(await time { built = decoded.compactMap { try? CulturalProgram(row: $0) } })
     directT.append(try await time { direct = try SeoulAnswerParser.programs(body).programs })
@@ -178,12 +201,18 @@ for _ in 0..<7 {
 }
 var foundationT: [Double] = []
 for _ in 0..<3 { foundationT.append(try await time { _ = try SeoulAnswerParser.parse(body, reading: .foundation) }) }
-print(String(format: "  JSON decode: scanner %.1f ms vs JSONDecoder (reference) %.1f ms: %.1f× faster",
-    median(decodeT) * 1000, median(foundationT) * 1000, median(foundationT) / median(decodeT)))
-print(String(format: "  stages before (one thread): JSON decode into rows %.1f ms · model building %.1f ms",
-    median(decodeT) * 1000, median(buildT) * 1000))
-print(String(format: "  stages now (one thread): JSON straight into programs %.1f ms · keep current + sort %.1f ms · query %.1f ms",
-    median(directT) * 1000, median(currentT) * 1000, median(queryT) * 1000))
+print(
+    String(
+        format: "  JSON decode: scanner %.1f ms vs JSONDecoder (reference) %.1f ms: %.1f× faster",
+        median(decodeT) * 1000, median(foundationT) * 1000, median(foundationT) / median(decodeT)))
+print(
+    String(
+        format: "  stages before (one thread): JSON decode into rows %.1f ms · model building %.1f ms",
+        median(decodeT) * 1000, median(buildT) * 1000))
+print(
+    String(
+        format: "  stages now (one thread): JSON straight into programs %.1f ms · keep current + sort %.1f ms · query %.1f ms",
+        median(directT) * 1000, median(currentT) * 1000, median(queryT) * 1000))
 
 /// Sets the stand-in's knobs.
 struct TestControl {

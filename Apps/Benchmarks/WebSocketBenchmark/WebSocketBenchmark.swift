@@ -51,7 +51,9 @@ struct WebSocketBenchmark {
             let payload = ByteBuffer(repeating: 0x5A, count: 1024)
             say("stream: \(count) messages of 1 KB sent back to back while the echoes are read, 7 rounds interleaved")
             let rates = try await interleaved(rounds: 7) { raw throws -> Double in
-                raw ? try await rawStream(echo, count: count, payload: payload, logger: logger) : try await courierStream(echo, count: count, payload: payload)
+                raw
+                    ? try await rawStream(echo, count: count, payload: payload, logger: logger)
+                    : try await courierStream(echo, count: count, payload: payload)
             }
             report("messages/s", rates)
         }
@@ -177,7 +179,9 @@ struct WebSocketBenchmark {
     static func reconnect(_ sandbox: RunningSandbox) async throws {
         let drops = 60
         let policy = ReconnectPolicy(initialDelay: .milliseconds(20), maxDelay: .milliseconds(20), jitter: 0, resetAfter: .milliseconds(50))
-        say("reconnect: the stand-in drops every connection 100 ms after its subscription; \(drops) reconnects; backoff \(policy.initialDelay) (no jitter)")
+        say(
+            "reconnect: the stand-in drops every connection 100 ms after its subscription; \(drops) reconnects; backoff \(policy.initialDelay) (no jitter)"
+        )
         _ = try await NetworkClient().response(TickerFaults(baseURL: sandbox.baseURL))
         let url = URL(string: "ws://\(sandbox.host):\(sandbox.port)/websocket/v1?interval=20")!
         var quiet = Logger(label: "bench")
@@ -204,7 +208,11 @@ struct WebSocketBenchmark {
         let sorted = gaps.sorted()
         let p50 = sorted[sorted.count / 2]
         let p99 = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
-        say(String(format: "  noticed → connected again: p50 %.1f ms, p99 %.1f ms (of which the backoff wait: 20 ms); handshake + resubscribe alone: p50 %.1f ms, p99 %.1f ms", p50, p99, p50 - 20, p99 - 20))
+        say(
+            String(
+                format:
+                    "  noticed → connected again: p50 %.1f ms, p99 %.1f ms (of which the backoff wait: 20 ms); handshake + resubscribe alone: p50 %.1f ms, p99 %.1f ms",
+                p50, p99, p50 - 20, p99 - 20))
     }
 }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import courier
 
 /// Text measured in terminal cells, and wrapped by them.
@@ -57,7 +58,8 @@ struct DisplayWidthTests {
 
     @Test("a Korean overview in 110 columns: broken at spaces, never inside a word, every line indented")
     func koreanOverview() {
-        let overview = "이더리움은 2015년 비탈릭 부테린이 제안한 스마트 계약 플랫폼으로, 탈중앙화 애플리케이션과 토큰 발행의 기반이 되는 "
+        let overview =
+            "이더리움은 2015년 비탈릭 부테린이 제안한 스마트 계약 플랫폼으로, 탈중앙화 애플리케이션과 토큰 발행의 기반이 되는 "
             + "블록체인입니다. 지분 증명 방식으로 전환한 뒤 에너지 사용량을 크게 줄였고, 레이어 2 확장 솔루션과 함께 거래 처리량을 "
             + "늘려 가고 있으며, 디파이와 대체 불가능 토큰 생태계의 중심으로 자리 잡았습니다."
         let lines = TerminalText.wrap(overview, width: 110, indent: "    ")
@@ -80,7 +82,10 @@ struct DisplayWidthTests {
     func hangingIndentAndEscapes() {
         let bullet = "• 비트코인 현물 ETF 순유입 \u{1B}[4m\u{1B}]8;;https://n.example/a\u{1B}\\n.example\u{1B}]8;;\u{1B}\\\u{1B}[24m 계속"
         let lines = TerminalText.wrap(bullet, width: 24, indent: "    ", continuation: "      ")
-        #expect(lines == ["    • 비트코인 현물 ETF", "      순유입 \u{1B}[4m\u{1B}]8;;https://n.example/a\u{1B}\\n.example\u{1B}]8;;\u{1B}\\\u{1B}[24m", "      계속"])
+        #expect(
+            lines == [
+                "    • 비트코인 현물 ETF", "      순유입 \u{1B}[4m\u{1B}]8;;https://n.example/a\u{1B}\\n.example\u{1B}]8;;\u{1B}\\\u{1B}[24m", "      계속",
+            ])
         #expect(TerminalText.wrap("하나\n\n둘", width: 10, indent: "  ") == ["  하나", "", "  둘"])
     }
 

@@ -18,7 +18,10 @@ struct PasswordPromptInterruptTests {
         environment["TERM"] = "xterm"
         let child = try PseudoTerminalChild(
             try ChildProcess.courierBinary(),
-            ["users", "login", "--username", "someone", "--server", "http://127.0.0.1:9", "--credentials", scratch.appendingPathComponent("c.json").path],
+            [
+                "users", "login", "--username", "someone", "--server", "http://127.0.0.1:9", "--credentials",
+                scratch.appendingPathComponent("c.json").path,
+            ],
             environment: environment)
         let shown = await child.read { $0.contains("Password: ") }
         try #require(shown.contains("Password: "), "no prompt; the terminal showed \(shown.debugDescription)")
@@ -27,8 +30,9 @@ struct PasswordPromptInterruptTests {
         return child
     }
 
-    @Test("Ctrl-C (SIGINT, 130) and Ctrl-\\ (SIGQUIT, 131) at the prompt: echo back on, a clean exit with 128 + the signal",
-          arguments: [(UInt8(0x03), Int32(130)), (UInt8(0x1C), Int32(131))])
+    @Test(
+        "Ctrl-C (SIGINT, 130) and Ctrl-\\ (SIGQUIT, 131) at the prompt: echo back on, a clean exit with 128 + the signal",
+        arguments: [(UInt8(0x03), Int32(130)), (UInt8(0x1C), Int32(131))])
     func interruptRestoresEcho(key: UInt8, status: Int32) async throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cli-prompt-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)

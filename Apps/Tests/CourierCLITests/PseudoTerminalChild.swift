@@ -32,7 +32,8 @@ final class PseudoTerminalChild: Sendable {
 
     init(_ executable: URL, _ arguments: [String], environment: [String: String]) throws {
         // openpty opens the terminal side O_NOCTTY: it does not become this process's terminal.
-        var master: Int32 = -1, terminal: Int32 = -1
+        var master: Int32 = -1
+        var terminal: Int32 = -1
         guard openpty(&master, &terminal, nil, nil, nil) == 0, let name = ttyname(terminal) else {
             throw Failure(step: "openpty", code: errno)
         }
@@ -52,7 +53,8 @@ final class PseudoTerminalChild: Sendable {
         defer { posix_spawnattr_destroy(&attributes) }
         // Default dispositions and no blocked signals, as from a login shell (this process may
         // ignore SIGPIPE or SIGINT).
-        var defaults = sigset_t(), mask = sigset_t()
+        var defaults = sigset_t()
+        var mask = sigset_t()
         sigfillset(&defaults)
         sigdelset(&defaults, SIGKILL)
         sigdelset(&defaults, SIGSTOP)

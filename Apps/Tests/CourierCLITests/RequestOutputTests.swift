@@ -2,6 +2,7 @@ import CourierSandbox
 import CourierTestSupport
 import Foundation
 import Testing
+
 @testable import courier
 
 /// `courier request` with stdout a file (not a terminal), as a script runs it: escaping is for
@@ -13,7 +14,8 @@ struct RequestOutputTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-output-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let output = directory.appendingPathComponent("out"), errors = directory.appendingPathComponent("err")
+        let output = directory.appendingPathComponent("out")
+        let errors = directory.appendingPathComponent("err")
         let status = try await ChildProcess.run(try ChildProcess.courierBinary(), arguments, stdout: .file(output), stderr: .file(errors))
         return (status, try Data(contentsOf: output), String(decoding: try Data(contentsOf: errors), as: UTF8.self))
     }
@@ -127,7 +129,9 @@ struct RequestOutputTests {
         try Data("I cannot answer that.".utf8).write(to: answer)
         let extract = try await ChildProcess.run(try ChildProcess.courierBinary(), ["json", "extract"], stdin: .file(answer))
         #expect(extract == .exited(14))
-        let badSchema = try await ChildProcess.run(try ChildProcess.courierBinary(), ["json", "extract", "--schema", directory.appendingPathComponent("none.json").path], stdin: .file(answer))
+        let badSchema = try await ChildProcess.run(
+            try ChildProcess.courierBinary(), ["json", "extract", "--schema", directory.appendingPathComponent("none.json").path],
+            stdin: .file(answer))
         #expect(badSchema == .exited(64))
     }
 }

@@ -35,15 +35,22 @@ struct SecretOptionsBinaryTests {
         /// Runs the built `courier` with `arguments` and `environment` on top of a clean one:
         /// status, stdout, stderr.
         func courier(_ arguments: [String], environment: [String: String] = [:]) async throws -> (status: Int32, output: String, errors: String) {
-            var base = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ALAN_CLIENT_ID") && !["SEOUL_API_KEY", "COURIER_PASSWORD"].contains($0.key) }
+            var base = ProcessInfo.processInfo.environment.filter {
+                !$0.key.hasPrefix("ALAN_CLIENT_ID") && !["SEOUL_API_KEY", "COURIER_PASSWORD"].contains($0.key)
+            }
             for (name, folder) in [("HOME", "home"), ("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data"), ("XDG_CACHE_HOME", "cache")] {
                 base[name] = directory.appendingPathComponent(folder).path
             }
             let run = UUID().uuidString
-            let output = directory.appendingPathComponent("out-\(run)"), errors = directory.appendingPathComponent("err-\(run)")
-            let status = try await ChildProcess.run(try ChildProcess.courierBinary(), arguments, environment: base.merging(environment) { $1 },
-                                                    stdout: .file(output), stderr: .file(errors)).status
-            return (status, String(decoding: try Data(contentsOf: output), as: UTF8.self), String(decoding: try Data(contentsOf: errors), as: UTF8.self))
+            let output = directory.appendingPathComponent("out-\(run)")
+            let errors = directory.appendingPathComponent("err-\(run)")
+            let status = try await ChildProcess.run(
+                try ChildProcess.courierBinary(), arguments, environment: base.merging(environment) { $1 },
+                stdout: .file(output), stderr: .file(errors)
+            ).status
+            return (
+                status, String(decoding: try Data(contentsOf: output), as: UTF8.self), String(decoding: try Data(contentsOf: errors), as: UTF8.self)
+            )
         }
     }
 
@@ -53,11 +60,16 @@ struct SecretOptionsBinaryTests {
         defer { scratch.remove() }
         let sandbox = try await SandboxServer.start()
         do {
-            let server = ["--server", sandbox.baseURL.absoluteString, "--credentials", scratch.directory.appendingPathComponent("credentials.json").path]
+            let server = [
+                "--server", sandbox.baseURL.absoluteString, "--credentials", scratch.directory.appendingPathComponent("credentials.json").path,
+            ]
             let name = "secrets_\(UUID().uuidString.prefix(8).lowercased())"
             let password = try scratch.file("password", "Passw0rd!\n")
-            let registered = try await scratch.courier(["users", "register", "--username", name, "--name", "홍길동", "--email", "hong@example.com",
-                                                        "--age", "25", "--password-file", password] + server)
+            let registered = try await scratch.courier(
+                [
+                    "users", "register", "--username", name, "--name", "홍길동", "--email", "hong@example.com",
+                    "--age", "25", "--password-file", password,
+                ] + server)
             #expect(registered.status == 0, "\(registered.errors)")
             let login = try await scratch.courier(["users", "login", "--username", name] + server, environment: ["COURIER_PASSWORD": "Passw0rd!"])
             #expect(login.status == 0 && login.output.contains(name), "\(login.errors)")
@@ -111,8 +123,10 @@ struct SecretOptionsBinaryTests {
         let sandbox = try await SandboxServer.start()
         let result: (status: Int32, output: String, errors: String)
         do {
-            result = try await scratch.courier(["request", "GET", sandbox.baseURL.absoluteString + "/echo",
-                                                "--header", "@" + headers, "--query", "serviceKey@" + key, "--query", "email=a@b.example"])
+            result = try await scratch.courier([
+                "request", "GET", sandbox.baseURL.absoluteString + "/echo",
+                "--header", "@" + headers, "--query", "serviceKey@" + key, "--query", "email=a@b.example",
+            ])
         } catch {
             await sandbox.stop()
             throw error

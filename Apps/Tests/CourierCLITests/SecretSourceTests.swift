@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Testing
+
 @testable import courier
 
 #if canImport(Glibc)
@@ -25,7 +26,9 @@ struct SecretSourceTests {
 
     @Test("a secret file: its one line without the line break (LF or CRLF); a trailing space stays")
     func readsOneLine() throws {
-        for (text, expected) in [("KEY123\n", "KEY123"), ("KEY123", "KEY123"), ("KEY123\r\n", "KEY123"), ("pass word \n\n", "pass word "), ("비밀번호1\n", "비밀번호1")] {
+        for (text, expected) in [
+            ("KEY123\n", "KEY123"), ("KEY123", "KEY123"), ("KEY123\r\n", "KEY123"), ("pass word \n\n", "pass word "), ("비밀번호1\n", "비밀번호1"),
+        ] {
             let (path, cleanUp) = try Self.file(text)
             defer { cleanUp() }
             #expect(try SecretSource.read(path, option: "--key-file") == expected, "\(text.debugDescription)")
@@ -57,12 +60,15 @@ struct SecretSourceTests {
         defer { cleanUp() }
         let environment = ["EMPTY": "", "SECOND": "FROM-ENV"]
         let resolve = { (flag: String?, file: String?) in
-            try SecretSource.resolve(flag: flag, flagName: "--key", file: file, fileName: "--key-file", environment: ["UNSET", "EMPTY", "SECOND"], from: environment)
+            try SecretSource.resolve(
+                flag: flag, flagName: "--key", file: file, fileName: "--key-file", environment: ["UNSET", "EMPTY", "SECOND"], from: environment)
         }
         #expect(try resolve("FROM-FLAG", nil) == "FROM-FLAG")
         #expect(try resolve(nil, path) == "FROM-FILE")
         #expect(try resolve(nil, nil) == "FROM-ENV")
-        #expect(try SecretSource.resolve(flag: nil, flagName: "--key", file: nil, fileName: "--key-file", environment: ["UNSET"], from: environment) == nil)
+        #expect(
+            try SecretSource.resolve(flag: nil, flagName: "--key", file: nil, fileName: "--key-file", environment: ["UNSET"], from: environment)
+                == nil)
         #expect(throws: ValidationError.self) { try resolve("FROM-FLAG", path) }
     }
 
@@ -91,7 +97,10 @@ struct SecretSourceTests {
     func requestFiles() throws {
         let (headers, cleanUpHeaders) = try Self.file("Authorization: Bearer SECRET-TOKEN\r\nX-Other: 1\n\n")
         defer { cleanUpHeaders() }
-        #expect(try RequestCommand.headerLines(["Accept: text/plain", "@" + headers]) == ["Accept: text/plain", "Authorization: Bearer SECRET-TOKEN", "X-Other: 1"])
+        #expect(
+            try RequestCommand.headerLines(["Accept: text/plain", "@" + headers]) == [
+                "Accept: text/plain", "Authorization: Bearer SECRET-TOKEN", "X-Other: 1",
+            ])
         #expect(throws: ValidationError.self) { try RequestCommand.headerLines(["@/nonexistent/headers"]) }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HackerNewsAPI
 import Testing
+
 @testable import courier
 
 /// The CLI's terminal layer: what a hostile server's text turns into before a terminal sees it.
@@ -98,8 +99,9 @@ struct TerminalTextTests {
 
     @Test("a hostile story line: its only escape sequences are the two links the CLI made")
     func hostileStoryLine() {
-        let item = Item(id: 7, type: .story, by: "mallory\u{1B}[6n", time: 0, url: "https://evil.example/x", score: 1,
-                        title: "Show HN\u{1B}]52;c;cm0gLXJm\u{07}\u{9B}2J", descendants: 2)
+        let item = Item(
+            id: 7, type: .story, by: "mallory\u{1B}[6n", time: 0, url: "https://evil.example/x", score: 1,
+            title: "Show HN\u{1B}]52;c;cm0gLXJm\u{07}\u{9B}2J", descendants: 2)
         let line = HackerNewsTerminal.storyLine(RankedStory(rank: 1, item: item))
         #expect(line.contains("Show HN␛]52;c;cm0gLXJm␇␛[2J"))
         #expect(line.contains("by mallory␛[6n"))
@@ -110,7 +112,9 @@ struct TerminalTextTests {
 
     @Test("a body that is not text (NUL, not UTF-8) is binary; text and JSON are told apart")
     func bodyKinds() {
-        #expect(BodyPrinter.render(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), contentType: "image/png") == .binary(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])))
+        #expect(
+            BodyPrinter.render(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), contentType: "image/png")
+                == .binary(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])))
         #expect(BodyPrinter.render(Data("a\u{0}b".utf8), contentType: nil) == .binary(Data("a\u{0}b".utf8)))
         #expect(BodyPrinter.render(Data("안녕 \u{1B}[6n".utf8), contentType: "text/plain") == .text("안녕 \u{1B}[6n"))
         #expect(BodyPrinter.render(Data(#"{"b":1}"#.utf8), contentType: nil) == .json("{\n  \"b\" : 1\n}"))

@@ -131,7 +131,9 @@ public struct SandboxServer: Sendable {
     /// Runs the sandbox in the foreground until SIGINT or SIGTERM, then stops it as
     /// ``RunningSandbox/stop(grace:)`` does: requests in flight get 5 s, then every connection
     /// still open is closed (a browser's spare connection would otherwise hold the stop).
-    public static func run(options: Options, logger: Logger = Logger(label: "courier.sandbox"), onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+    public static func run(
+        options: Options, logger: Logger = Logger(label: "courier.sandbox"), onListening: @escaping @Sendable (Int) -> Void = { _ in }
+    ) async throws {
         let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
         let sandbox = try await start(options: options, logger: logger)
         onListening(sandbox.port)
@@ -161,7 +163,8 @@ public struct SandboxServer: Sendable {
         TickerRoutes(hub: sandbox.ticker).registerWebSocket(on: webSocketRouter)
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter, configuration: .init(ws: .init(maxFrameSize: 16 << 20, autoPing: .disabled))),
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: webSocketRouter, configuration: .init(ws: .init(maxFrameSize: 16 << 20, autoPing: .disabled))),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "courier-sandbox"),
             onServerRunning: { channel in
                 await connections.watch(server: channel)

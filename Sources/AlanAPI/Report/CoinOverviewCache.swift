@@ -29,8 +29,10 @@ public struct FileCoinOverviewCache: CoinOverviewCache {
     public var logger: Logger
 
     /// A cache in `directory` (default: ``defaultDirectory(environment:)``) whose entries live `lifetime` seconds.
-    public init(directory: URL = FileCoinOverviewCache.defaultDirectory(), lifetime: TimeInterval = 24 * 60 * 60,
-                now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "courier.alan.cache")) {
+    public init(
+        directory: URL = FileCoinOverviewCache.defaultDirectory(), lifetime: TimeInterval = 24 * 60 * 60,
+        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "courier.alan.cache")
+    ) {
         self.directory = directory
         self.lifetime = lifetime
         self.now = now

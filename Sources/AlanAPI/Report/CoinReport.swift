@@ -28,27 +28,33 @@ public final class CoinReport<C: Clock>: Sendable where C.Duration == Duration {
 
     /// A report on `coin` from `source`, revealed `interval` apart on `clock`; `onChange` gets
     /// every state change (from background tasks).
-    public init(coin: Coin, source: any CoinReportSource, cache: (any CoinOverviewCache)? = nil,
-                interval: Duration = .milliseconds(350), clock: C,
-                onChange: @escaping @Sendable (CoinSection, CoinReportSnapshot) -> Void = { _, _ in }) {
+    public init(
+        coin: Coin, source: any CoinReportSource, cache: (any CoinOverviewCache)? = nil,
+        interval: Duration = .milliseconds(350), clock: C,
+        onChange: @escaping @Sendable (CoinSection, CoinReportSnapshot) -> Void = { _, _ in }
+    ) {
         self.coin = coin
         self.cache = cache
         let store = Store(onChange: onChange)
         self.store = store
-        let overview = RevealSection(CoinSection.overview.rawValue, operation: { () async throws -> CoinOverview in
-            if let cached = cache?.overview(for: coin) {
-                store.markCached(true)
-                return cached
-            }
-            store.markCached(false)
-            let fresh = try await source.overview(for: coin)
-            cache?.store(fresh, for: coin)
-            return fresh
-        }, update: { state in store.update(.overview) { $0.overview = state } })
-        let weekly = RevealSection(CoinSection.weekly.rawValue, operation: { try await source.weekly(for: coin) },
-                                   update: { state in store.update(.weekly) { $0.weekly = state } })
-        let today = RevealSection(CoinSection.today.rawValue, operation: { try await source.today(for: coin) },
-                                  update: { state in store.update(.today) { $0.today = state } })
+        let overview = RevealSection(
+            CoinSection.overview.rawValue,
+            operation: { () async throws -> CoinOverview in
+                if let cached = cache?.overview(for: coin) {
+                    store.markCached(true)
+                    return cached
+                }
+                store.markCached(false)
+                let fresh = try await source.overview(for: coin)
+                cache?.store(fresh, for: coin)
+                return fresh
+            }, update: { state in store.update(.overview) { $0.overview = state } })
+        let weekly = RevealSection(
+            CoinSection.weekly.rawValue, operation: { try await source.weekly(for: coin) },
+            update: { state in store.update(.weekly) { $0.weekly = state } })
+        let today = RevealSection(
+            CoinSection.today.rawValue, operation: { try await source.today(for: coin) },
+            update: { state in store.update(.today) { $0.today = state } })
         self.reveal = OrderedReveal(interval: interval, clock: clock, sections: [overview, weekly, today])
     }
 
@@ -116,9 +122,11 @@ public final class CoinReport<C: Clock>: Sendable where C.Duration == Duration {
 
 extension CoinReport where C == ContinuousClock {
     /// A report revealed `interval` apart in real time.
-    public convenience init(coin: Coin, source: any CoinReportSource, cache: (any CoinOverviewCache)? = nil,
-                            interval: Duration = .milliseconds(350),
-                            onChange: @escaping @Sendable (CoinSection, CoinReportSnapshot) -> Void = { _, _ in }) {
+    public convenience init(
+        coin: Coin, source: any CoinReportSource, cache: (any CoinOverviewCache)? = nil,
+        interval: Duration = .milliseconds(350),
+        onChange: @escaping @Sendable (CoinSection, CoinReportSnapshot) -> Void = { _, _ in }
+    ) {
         self.init(coin: coin, source: source, cache: cache, interval: interval, clock: ContinuousClock(), onChange: onChange)
     }
 }

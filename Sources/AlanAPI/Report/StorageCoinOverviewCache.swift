@@ -22,8 +22,10 @@ public struct StorageCoinOverviewCache: CoinOverviewCache {
     public var logger: Logger
 
     /// A cache over `storage` whose overviews live `lifetime` seconds.
-    public init(storage: any CacheStorage, lifetime: TimeInterval = 24 * 60 * 60,
-                now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "courier.alan.cache")) {
+    public init(
+        storage: any CacheStorage, lifetime: TimeInterval = 24 * 60 * 60,
+        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "courier.alan.cache")
+    ) {
         self.storage = storage
         self.lifetime = lifetime
         self.now = now
@@ -44,8 +46,10 @@ public struct StorageCoinOverviewCache: CoinOverviewCache {
     public func store(_ overview: CoinOverview, for coin: Coin) {
         guard let body = try? JSONEncoder().encode(overview) else { return }
         let time = now()
-        let fields: [CachedResponse.Field] = [.init(name: "Cache-Control", value: "max-age=\(Int(max(0, lifetime)))"),
-                                              .init(name: "Content-Type", value: "application/json")]
+        let fields: [CachedResponse.Field] = [
+            .init(name: "Cache-Control", value: "max-age=\(Int(max(0, lifetime)))"),
+            .init(name: "Content-Type", value: "application/json"),
+        ]
         let entry = CachedResponse(url: Self.key(coin), fields: fields, body: body, requestTime: time, responseTime: time)
         storage.store([entry], for: Self.key(coin))
     }

@@ -10,8 +10,10 @@ struct CacheBodySpool: AsyncSequence, Sendable {
     let source: Source
 
     /// A spool of `upstream` (of which `prefix` was already read) into `writer`.
-    init(prefix: ArraySlice<UInt8>, upstream: HTTPBody.AsyncIterator, expected: Int?, writer: CacheBodyWriter,
-         complete: @escaping @Sendable (CachedBodyFile) -> Void) {
+    init(
+        prefix: ArraySlice<UInt8>, upstream: HTTPBody.AsyncIterator, expected: Int?, writer: CacheBodyWriter,
+        complete: @escaping @Sendable (CachedBodyFile) -> Void
+    ) {
         source = Source(prefix: prefix, upstream: upstream, expected: expected, writer: writer, complete: complete)
     }
 
@@ -25,15 +27,18 @@ struct CacheBodySpool: AsyncSequence, Sendable {
     }
 
     /// The one iteration of the upstream body.
-    final class Source: @unchecked Sendable {  // unchecked: holds HTTPBody's iterator; the body is `.single`-iteration, so one task at a time calls next()
+    // unchecked: holds HTTPBody's iterator; the body is `.single`-iteration, so one task at a time calls next().
+    final class Source: @unchecked Sendable {
         private var pending: ArraySlice<UInt8>?
         private var upstream: HTTPBody.AsyncIterator
         private var writer: CacheBodyWriter?
         private let expected: Int?
         private let complete: @Sendable (CachedBodyFile) -> Void
 
-        init(prefix: ArraySlice<UInt8>, upstream: HTTPBody.AsyncIterator, expected: Int?, writer: CacheBodyWriter,
-             complete: @escaping @Sendable (CachedBodyFile) -> Void) {
+        init(
+            prefix: ArraySlice<UInt8>, upstream: HTTPBody.AsyncIterator, expected: Int?, writer: CacheBodyWriter,
+            complete: @escaping @Sendable (CachedBodyFile) -> Void
+        ) {
             self.pending = prefix
             self.upstream = upstream
             self.expected = expected

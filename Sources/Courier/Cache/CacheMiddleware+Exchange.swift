@@ -19,7 +19,8 @@ extension CacheMiddleware {
         let (head, body) = try await next(conditional, nil, exchange.baseURL)
         guard head.status.code == 304 else { return try await admit(head, body, exchange, requestTime: requestTime) }
         if let body { _ = try? await BodyCollector.collect(body, limit: exchange.limit) }
-        guard let chosen = variants.first(where: { $0.value(.eTag) == head.headerFields[.eTag] }) ?? (variants.count == 1 ? variants.first : nil) else {
+        guard let chosen = variants.first(where: { $0.value(.eTag) == head.headerFields[.eTag] }) ?? (variants.count == 1 ? variants.first : nil)
+        else {
             return try await fetch(exchange, next: next)
         }
         var updated = Self.freshened(chosen, with: head, requestTime: requestTime, responseTime: clock())
@@ -34,7 +35,8 @@ extension CacheMiddleware {
         if let etag = entry.value(.eTag) { conditional.headerFields[.ifNoneMatch] = etag }
         if let lastModified = entry.value(.lastModified) { conditional.headerFields[.ifModifiedSince] = lastModified }
         let requestTime = clock()
-        let head: HTTPResponse, body: HTTPBody?
+        let head: HTTPResponse
+        let body: HTTPBody?
         do {
             (head, body) = try await next(conditional, nil, exchange.baseURL)
         } catch {
@@ -81,7 +83,8 @@ extension CacheMiddleware {
         let vary = head.headerFields[values: .vary].joined(separator: ", ")
         let varyValues = CachedResponse.varyValues(exchange.request.headerFields, vary: vary.isEmpty ? nil : vary)
         let entry = { @Sendable (content: CachedResponse.Content) in
-            CachedResponse(url: exchange.key, head: stored, content: content, requestTime: requestTime, responseTime: responseTime, varyValues: varyValues)
+            CachedResponse(
+                url: exchange.key, head: stored, content: content, requestTime: requestTime, responseTime: responseTime, varyValues: varyValues)
         }
         guard let body else {
             save(entry(.data(Data())), exchange)
@@ -115,8 +118,10 @@ extension CacheMiddleware {
 
     /// `body` (of which `prefix` was read and `upstream` is the rest) for the caller, spooled by
     /// `writer`; once whole, stored as `entry` with the file as its body.
-    private func spool(_ body: HTTPBody, prefix: ArraySlice<UInt8>, upstream: HTTPBody.AsyncIterator, expected: Int?, writer: CacheBodyWriter,
-                       _ exchange: Exchange, _ entry: @escaping @Sendable (CachedResponse.Content) -> CachedResponse) -> HTTPBody {
+    private func spool(
+        _ body: HTTPBody, prefix: ArraySlice<UInt8>, upstream: HTTPBody.AsyncIterator, expected: Int?, writer: CacheBodyWriter,
+        _ exchange: Exchange, _ entry: @escaping @Sendable (CachedResponse.Content) -> CachedResponse
+    ) -> HTTPBody {
         logger.trace("storing a large body as it streams", metadata: ["cache.outcome": "spool"])
         let spool = CacheBodySpool(prefix: prefix, upstream: upstream, expected: expected, writer: writer) { [self] file in
             save(entry(.file(file)), exchange)
@@ -178,8 +183,10 @@ extension CacheMiddleware {
     /// Fields never stored (RFC 9111 §3.1): hop-by-hop ones, those `Connection` lists, proxy credentials.
     static func unstored(_ fields: HTTPFields) -> Set<String> {
         // Set-Cookie is never stored: a cookie is the session of whoever got it, not part of the content.
-        var names: Set<String> = ["connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade",
-                                  "proxy-authenticate", "proxy-authentication-info", "proxy-authorization", "set-cookie", "set-cookie2"]
+        var names: Set<String> = [
+            "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade",
+            "proxy-authenticate", "proxy-authentication-info", "proxy-authorization", "set-cookie", "set-cookie2",
+        ]
         for value in fields[values: .connection] {
             for name in value.split(separator: ",") { names.insert(name.trimmingCharacters(in: .whitespaces).lowercased()) }
         }
@@ -217,7 +224,8 @@ extension CacheMiddleware {
         if let body { data = try await BodyCollector.collect(body, limit: limit) }
         guard data.count <= maxEntryBytes else { return (head, CollectedBodyHandOff.body(data)) }
         let now = clock()
-        storage.store([CachedResponse(url: key, head: Self.storedHead(head), body: data, requestTime: now, responseTime: now, varyValues: [:])], for: key)
+        storage.store(
+            [CachedResponse(url: key, head: Self.storedHead(head), body: data, requestTime: now, responseTime: now, varyValues: [:])], for: key)
         return (head, CollectedBodyHandOff.body(data))
     }
 

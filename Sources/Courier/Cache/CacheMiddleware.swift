@@ -88,8 +88,9 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
             return answer
         }
         let chosen = context?.traits.cachePolicy ?? .standard
-        let exchange = Exchange(request: request, baseURL: baseURL, key: key, policy: chosen == .standard ? defaultPolicy : chosen,
-                                limit: context?.maxResponseBytes ?? ReplayableBody.limit)
+        let exchange = Exchange(
+            request: request, baseURL: baseURL, key: key, policy: chosen == .standard ? defaultPolicy : chosen,
+            limit: context?.maxResponseBytes ?? ReplayableBody.limit)
         return try await lookup(exchange, next: next)
     }
 

@@ -74,15 +74,20 @@ public struct CachedResponse: Sendable, Equatable {
     /// let entry = CachedResponse(url: "urn:app:summary", fields: [.init(name: "Cache-Control", value: "max-age=3600")],
     ///                            body: data, requestTime: Date(), responseTime: Date())
     /// ```
-    public init(url: String, status: Int = 200, reason: String = "OK", fields: [Field], body: Data,
-                requestTime: Date, responseTime: Date, varyValues: [String: String] = [:]) {
-        self.init(url: url, status: status, reason: reason, fields: fields, content: .data(body),
-                  requestTime: requestTime, responseTime: responseTime, varyValues: varyValues)
+    public init(
+        url: String, status: Int = 200, reason: String = "OK", fields: [Field], body: Data,
+        requestTime: Date, responseTime: Date, varyValues: [String: String] = [:]
+    ) {
+        self.init(
+            url: url, status: status, reason: reason, fields: fields, content: .data(body),
+            requestTime: requestTime, responseTime: responseTime, varyValues: varyValues)
     }
 
     /// A stored response whose body is `content`.
-    init(url: String, status: Int, reason: String, fields: [Field], content: Content,
-         requestTime: Date, responseTime: Date, varyValues: [String: String]) {
+    init(
+        url: String, status: Int, reason: String, fields: [Field], content: Content,
+        requestTime: Date, responseTime: Date, varyValues: [String: String]
+    ) {
         self.url = url
         self.status = status
         self.reason = reason
@@ -95,9 +100,10 @@ public struct CachedResponse: Sendable, Equatable {
 
     /// A stored response made of a received head and a body in `content`.
     init(url: String, head: HTTPResponse, content: Content, requestTime: Date, responseTime: Date, varyValues: [String: String]) {
-        self.init(url: url, status: head.status.code, reason: head.status.reasonPhrase,
-                  fields: head.headerFields.map { Field(name: $0.name.rawName, value: $0.value) },
-                  content: content, requestTime: requestTime, responseTime: responseTime, varyValues: varyValues)
+        self.init(
+            url: url, status: head.status.code, reason: head.status.reasonPhrase,
+            fields: head.headerFields.map { Field(name: $0.name.rawName, value: $0.value) },
+            content: content, requestTime: requestTime, responseTime: responseTime, varyValues: varyValues)
     }
 
     /// Where a stored body is.
@@ -199,12 +205,13 @@ extension CachedResponse: Codable {
     /// Decodes the keys an encoded response has (the body as `Data`).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(url: try container.decode(String.self, forKey: .url), status: try container.decode(Int.self, forKey: .status),
-                  reason: try container.decode(String.self, forKey: .reason), fields: try container.decode([Field].self, forKey: .fields),
-                  content: .data(try container.decode(Data.self, forKey: .body)),
-                  requestTime: try container.decode(Date.self, forKey: .requestTime),
-                  responseTime: try container.decode(Date.self, forKey: .responseTime),
-                  varyValues: try container.decode([String: String].self, forKey: .varyValues))
+        self.init(
+            url: try container.decode(String.self, forKey: .url), status: try container.decode(Int.self, forKey: .status),
+            reason: try container.decode(String.self, forKey: .reason), fields: try container.decode([Field].self, forKey: .fields),
+            content: .data(try container.decode(Data.self, forKey: .body)),
+            requestTime: try container.decode(Date.self, forKey: .requestTime),
+            responseTime: try container.decode(Date.self, forKey: .responseTime),
+            varyValues: try container.decode([String: String].self, forKey: .varyValues))
     }
 
     /// Encodes every property, the body (read whole when it is in a file) as `Data`.

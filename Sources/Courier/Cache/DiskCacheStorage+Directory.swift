@@ -13,7 +13,8 @@ extension DiskCacheStorage {
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             base = URL(fileURLWithPath: xdg, isDirectory: true)
         } else {
-            let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+            let home =
+                environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
                 ?? FileManager.default.homeDirectoryForCurrentUser
             base = home.appendingPathComponent(".cache", isDirectory: true)
         }
@@ -52,8 +53,9 @@ extension DiskCacheStorage {
             guard errno == ENOENT else { throw .unusable(path: trimmed, errno: errno) }
             let parent = (trimmed as NSString).deletingLastPathComponent
             if !parent.isEmpty, parent != trimmed, lstat(parent, &info) != 0 {
-                try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true,
-                                                         attributes: [.posixPermissions: 0o700])
+                try? FileManager.default.createDirectory(
+                    atPath: parent, withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700])
             }
             // Created 0700 from the start: no moment when it is open to others.
             if mkdir(trimmed, 0o700) != 0, errno != EEXIST { throw .unusable(path: trimmed, errno: errno) }

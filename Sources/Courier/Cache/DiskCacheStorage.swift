@@ -120,7 +120,10 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
 
     /// Counts `bytes` more written, evicting when the bound is passed.
     private func recordWritten(_ bytes: Int) {
-        let total = written.withLock { $0 += bytes; return $0 }
+        let total = written.withLock {
+            $0 += bytes
+            return $0
+        }
         if total > maxBytes { evict() }
     }
 
@@ -149,8 +152,10 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
     }
 
     func makeBodyWriter(for key: String) -> CacheBodyWriter? {
-        CacheBodyWriter(temporaryPath: directoryPath + ".tmp-\(UUID().uuidString)",
-                        finalPath: directoryPath + DiskEntryFormat.bodyFileName(for: key), limit: maxBytes) { [weak self] length in
+        CacheBodyWriter(
+            temporaryPath: directoryPath + ".tmp-\(UUID().uuidString)",
+            finalPath: directoryPath + DiskEntryFormat.bodyFileName(for: key), limit: maxBytes
+        ) { [weak self] length in
             self?.recordWritten(length)
         }
     }

@@ -49,9 +49,11 @@ enum DiskEntryFormat {
     /// The entry's bytes: each variant with its body where `bodies` says.
     static func encode(_ variants: [CachedResponse], bodies: [Body], key: String) -> Data {
         var data = magic
-        data.reserveCapacity(variants.reduce(256) { $0 + $1.cost - $1.bodyLength + 64 } + bodies.reduce(0) {
-            if case .inline(let bytes) = $1 { $0 + bytes.count } else { $0 }
-        })
+        data.reserveCapacity(
+            variants.reduce(256) { $0 + $1.cost - $1.bodyLength + 64 }
+                + bodies.reduce(0) {
+                    if case .inline(let bytes) = $1 { $0 + bytes.count } else { $0 }
+                })
         appendText(key, to: &data)
         append(UInt32(variants.count), to: &data)
         for (variant, body) in zip(variants, bodies) {
@@ -117,12 +119,15 @@ enum DiskEntryFormat {
             default: return nil
             }
             let content: CachedResponse.Content = if case .inline(let bytes) = body { .data(bytes) } else { .data(Data()) }
-            variants.append((CachedResponse(
-                url: url, status: Int(status), reason: reason, fields: fields.map { CachedResponse.Field(name: $0.0, value: $0.1) },
-                content: content,
-                requestTime: Date(timeIntervalSinceReferenceDate: Double(bitPattern: requested)),
-                responseTime: Date(timeIntervalSinceReferenceDate: Double(bitPattern: received)),
-                varyValues: Dictionary(vary, uniquingKeysWith: { first, _ in first })), body))
+            variants.append(
+                (
+                    CachedResponse(
+                        url: url, status: Int(status), reason: reason, fields: fields.map { CachedResponse.Field(name: $0.0, value: $0.1) },
+                        content: content,
+                        requestTime: Date(timeIntervalSinceReferenceDate: Double(bitPattern: requested)),
+                        responseTime: Date(timeIntervalSinceReferenceDate: Double(bitPattern: received)),
+                        varyValues: Dictionary(vary, uniquingKeysWith: { first, _ in first })), body
+                ))
         }
         return reader.offset == payload.count ? variants : nil
     }

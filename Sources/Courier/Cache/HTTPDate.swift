@@ -15,7 +15,10 @@ enum HTTPDate {
         let shape = Self.shape(text)
         let tokens = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "-" || $0 == ":" })
             .map { $0.lowercased() }
-        let day: Int?, month: Int?, year: Int?, clock: ArraySlice<String>
+        let day: Int?
+        let month: Int?
+        let year: Int?
+        let clock: ArraySlice<String>
         switch shape {
         case "A, 99 A 9999 99:99:99 A", "A, 99-A-99 99:99:99 A":  // IMF-fixdate, RFC 850
             guard tokens[7] == "gmt" else { return nil }

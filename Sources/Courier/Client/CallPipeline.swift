@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -55,8 +56,9 @@ struct CallPipeline: Sendable {
     }
 
     private func collectHops(_ call: NetworkClient.Call) async throws -> (HTTPRequest, HTTPResponse, Data) {
-        var hop = Hop(request: call.built.request, body: call.built.body, baseURL: call.built.baseURL,
-                      plainHTTPHost: call.built.plainHTTPHost)
+        var hop = Hop(
+            request: call.built.request, body: call.built.body, baseURL: call.built.baseURL,
+            plainHTTPHost: call.built.plainHTTPHost)
         var hops = 0
         while true {
             try checkTransportSecurity(hop.plainHTTPHost)
@@ -69,8 +71,9 @@ struct CallPipeline: Sendable {
     }
 
     private func openHops(_ call: NetworkClient.Call) async throws -> (HTTPResponse, HTTPBody?) {
-        var hop = Hop(request: call.built.request, body: call.built.body, baseURL: call.built.baseURL,
-                      plainHTTPHost: call.built.plainHTTPHost)
+        var hop = Hop(
+            request: call.built.request, body: call.built.body, baseURL: call.built.baseURL,
+            plainHTTPHost: call.built.plainHTTPHost)
         var hops = 0
         let send = chain(operationID: call.operationID)
         while true {
@@ -88,8 +91,9 @@ struct CallPipeline: Sendable {
     /// The hop after `head`, counted against ``CallLimits/maxRedirects``; nil when `head` is the answer.
     private func nextHop(after head: HTTPResponse, _ hop: Hop, secrets: [String], hops: inout Int) throws -> Hop? {
         guard (300..<400).contains(head.status.code),
-            let next = try RedirectHop.next(after: head, request: hop.request, body: hop.body, baseURL: hop.baseURL,
-                                            secrets: secrets, policy: redirects)
+            let next = try RedirectHop.next(
+                after: head, request: hop.request, body: hop.body, baseURL: hop.baseURL,
+                secrets: secrets, policy: redirects)
         else { return nil }
         hops += 1
         if hops > limits.maxRedirects { throw URLError(.httpTooManyRedirects) }

@@ -38,7 +38,8 @@ extension NetworkClient {
         decoding: (any ResponseDecoding)? = nil,
         options: EventStreamOptions = EventStreamOptions()
     ) -> DecodedServerEventStream<Value> {
-        DecodedServerEventStream(events: events(endpoint, options: options),
-                                 decoding: decoding ?? endpoint.responseDecoding, decoder: configuration.decoder)
+        DecodedServerEventStream(
+            events: events(endpoint, options: options),
+            decoding: decoding ?? endpoint.responseDecoding, decoder: configuration.decoder)
     }
 }

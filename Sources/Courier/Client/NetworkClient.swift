@@ -83,8 +83,9 @@ public final class NetworkClient: NetworkProviding, Sendable {
 
         /// The context middlewares and the transport see for this call.
         func context(maxResponseBytes: Int, streams: Bool = false, idleTimeout: Duration? = nil) -> CallContext {
-            CallContext(deadline: ContinuousClock.now + timeout, secrets: secrets, maxResponseBytes: maxResponseBytes,
-                        traits: traits, streamsResponse: streams, idleTimeout: idleTimeout, origin: built.baseURL)
+            CallContext(
+                deadline: ContinuousClock.now + timeout, secrets: secrets, maxResponseBytes: maxResponseBytes,
+                traits: traits, streamsResponse: streams, idleTimeout: idleTimeout, origin: built.baseURL)
         }
     }
 
@@ -93,8 +94,9 @@ public final class NetworkClient: NetworkProviding, Sendable {
         let context = call.context(maxResponseBytes: configuration.maxResponseBytes)
         do {
             let (request, head, body) = try await pipeline.collect(call, context: context)
-            return NetworkResponse(request: request, head: head, body: body,
-                                   statusError: call.statusMapping.error(for: head, body: body))
+            return NetworkResponse(
+                request: request, head: head, body: body,
+                statusError: call.statusMapping.error(for: head, body: body))
         } catch {
             if Task.isCancelled { throw .taskCancelled }
             throw NetworkError(error)

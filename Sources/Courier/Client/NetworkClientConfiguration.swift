@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import OpenAPIRuntime
+
 #if COURIER_ASYNC_HTTP_CLIENT
 import CourierAsyncHTTPClient
 #endif

@@ -98,8 +98,11 @@ public struct EnvelopeDecoding: ResponseDecoding {
         guard envelope.success else { throw .remoteError(200, envelope.message ?? envelope.code ?? "success: false") }
         if let data = envelope.data { return data }
         if let empty = T.self as? any EmptyDecodable.Type, let value = empty.emptyValue as? T { return value }
-        throw .decodingError(DecodingError.valueNotFound(T.self, .init(
-            codingPath: [EnvelopeKey.data], debugDescription: "The envelope has no data")))
+        throw .decodingError(
+            DecodingError.valueNotFound(
+                T.self,
+                .init(
+                    codingPath: [EnvelopeKey.data], debugDescription: "The envelope has no data")))
     }
 
     private enum EnvelopeKey: String, CodingKey {

@@ -58,7 +58,9 @@ public struct DecodingDiagnostics: Error, Sendable, CustomStringConvertible {
     static func codingPath(_ path: [any CodingKey]) -> String {
         var out = ""
         for key in path {
-            if let index = key.intValue { out += "[\(index)]" } else {
+            if let index = key.intValue {
+                out += "[\(index)]"
+            } else {
                 if !out.isEmpty { out += "." }
                 out += key.stringValue
             }

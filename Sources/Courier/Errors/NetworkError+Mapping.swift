@@ -1,5 +1,6 @@
 import Foundation
 import OpenAPIRuntime
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #if COURIER_ASYNC_HTTP_CLIENT

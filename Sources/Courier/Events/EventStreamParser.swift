@@ -163,8 +163,10 @@ struct EventStreamParser: Sendable {
         }
         // A block without data is not an event (its id and retry still took effect).
         guard hasData else { return }
-        events.append(ServerEvent(id: blockID, event: eventType, data: String(decoding: data, as: UTF8.self),
-                                  retry: blockRetry, lastEventID: lastEventID))
+        events.append(
+            ServerEvent(
+                id: blockID, event: eventType, data: String(decoding: data, as: UTF8.self),
+                retry: blockRetry, lastEventID: lastEventID))
     }
 
     private enum Field {

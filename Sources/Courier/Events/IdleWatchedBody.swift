@@ -1,6 +1,7 @@
 import Foundation
 import OpenAPIRuntime
 import Synchronization
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -111,9 +111,11 @@ public struct ServerEventStream: AsyncSequence, Sendable {
             }
             failures += 1
             let wait = reconnect.wait(failures: failures, serverRetry: parser.reconnectionTime)
-            client.configuration.logger.debug("event stream reconnecting", metadata: [
-                "operation": "\(call.operationID)", "reason": "\(error.caseName)", "delayMs": "\(wait.milliseconds)",
-            ])
+            client.configuration.logger.debug(
+                "event stream reconnecting",
+                metadata: [
+                    "operation": "\(call.operationID)", "reason": "\(error.caseName)", "delayMs": "\(wait.milliseconds)",
+                ])
             return wait
         }
 

@@ -76,7 +76,8 @@ public struct BearerTokenMiddleware: ClientMiddleware {
             } catch {
                 // Send the old token anyway: the server has the last word (and the clock may be off).
                 if Task.isCancelled { throw CancellationError() }
-                logger.notice("token refresh before expiry failed", metadata: ["operation": "\(operationID)", "error": "\(NetworkError(error).caseName)"])
+                logger.notice(
+                    "token refresh before expiry failed", metadata: ["operation": "\(operationID)", "error": "\(NetworkError(error).caseName)"])
             }
         }
         guard let sent = token else { return try await next(request, body, baseURL) }

@@ -51,8 +51,9 @@ public struct LoggingMiddleware: ClientMiddleware {
             return (response, responseBody)
         } catch {
             let mapped = NetworkError(error)
-            logger.log(level: mapped == .taskCancelled ? level : .warning,
-                       "✕ \(request.method.rawValue) \(target): \(redactor.text(mapped.logDescription))")
+            logger.log(
+                level: mapped == .taskCancelled ? level : .warning,
+                "✕ \(request.method.rawValue) \(target): \(redactor.text(mapped.logDescription))")
             throw error
         }
     }

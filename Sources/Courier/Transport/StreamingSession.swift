@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Synchronization
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -71,8 +72,10 @@ final class StreamingSession: NSObject, URLSessionDataDelegate, Sendable {
         return (head, bytes)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
         guard let http = response as? HTTPURLResponse else {
             fail(dataTask, URLError(.badServerResponse))
             completionHandler(.cancel)
@@ -123,8 +126,10 @@ final class StreamingSession: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     /// Redirects are the client's to follow: the 3xx is the answer.
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
         completionHandler(nil)
     }
 
@@ -210,4 +215,3 @@ final class BoundedDelegateQueue: OperationQueue, @unchecked Sendable {
     }
 }
 #endif
-

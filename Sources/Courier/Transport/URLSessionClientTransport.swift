@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import Synchronization
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

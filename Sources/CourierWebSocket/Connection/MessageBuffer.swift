@@ -146,7 +146,9 @@ final class MessageBuffer: Sendable {
     /// No more messages: the reader gets the rest, then nil (normal) or the failure.
     func finish(_ ending: ConnectionOutcome) {
         let (consumer, producer) = state.withLock { state in
-            guard state.ending == nil else { return (nil, nil) as (CheckedContinuation<WebSocketMessage?, any Error>?, (CheckedContinuation<Bool, Never>, WebSocketMessage)?) }
+            guard state.ending == nil else {
+                return (nil, nil) as (CheckedContinuation<WebSocketMessage?, any Error>?, (CheckedContinuation<Bool, Never>, WebSocketMessage)?)
+            }
             state.ending = ending
             let consumer = state.count == 0 ? state.consumer : nil
             if consumer != nil { state.consumer = nil }
@@ -215,7 +217,10 @@ final class MessageBuffer: Sendable {
         let (consumer, producer, first) = state.withLock { state in
             let first = !state.terminated
             state.terminated = true
-            defer { state.consumer = nil; state.producer = nil }
+            defer {
+                state.consumer = nil
+                state.producer = nil
+            }
             return (state.consumer, state.producer, first)
         }
         consumer?.resume(throwing: NetworkError.taskCancelled)

@@ -129,7 +129,9 @@ final class WebSocketOpening: Sendable {
             return try await withCheckedThrowingContinuation { continuation in
                 let ready = state.withLock { state -> Result<WebSocketConnection, NetworkError>? in
                     switch state {
-                    case .waiting: state = .waiting(continuation); return nil
+                    case .waiting:
+                        state = .waiting(continuation)
+                        return nil
                     case .opened(let connection): return .success(connection)
                     case .failed(let error): return .failure(error)
                     }

@@ -2,6 +2,7 @@ import Courier
 import CourierSandbox
 import CourierTestSupport
 import Testing
+
 @testable import CourierConcurrency
 
 /// Single-flight and latest-wins against the sandbox.
@@ -51,11 +52,13 @@ struct CoordinationSocketTests {
                     if state.isFinished { await reveals.append((id, .now)) }
                 }
             }
-            let reveal = OrderedReveal(interval: .milliseconds(100), sections: [
-                // The fast sections still take 300–350 ms: on a loaded CI machine a 50 ms one could end
-                // before the third request had started, and the in-flight count would say 2.
-                section("overview", 900), section("weekly", 300), section("today", 350),
-            ])
+            let reveal = OrderedReveal(
+                interval: .milliseconds(100),
+                sections: [
+                    // The fast sections still take 300–350 ms: on a loaded CI machine a 50 ms one could end
+                    // before the third request had started, and the in-flight count would say 2.
+                    section("overview", 900), section("weekly", 300), section("today", 350),
+                ])
             await reveal.run()
             let order = await reveals.entries
             #expect(order.map(\.0) == ["overview", "weekly", "today"])

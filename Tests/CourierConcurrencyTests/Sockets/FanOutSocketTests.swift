@@ -1,7 +1,8 @@
 import Courier
-import CourierTestSupport
 import CourierSandbox
+import CourierTestSupport
 import Testing
+
 @testable import CourierConcurrency
 
 /// Bounded fan-out against the sandbox: the server's own count of concurrent requests.
@@ -26,9 +27,12 @@ struct FanOutSocketTests {
             var values = 0
             var failures = 0
             let paths = (0..<30).map { $0 % 10 == 9 ? "/status/404" : "/probe/delay/\(10 + $0)" }
-            for await finished in paths.mergedResults(limit: 4, { path in
-                try await client.request(sandbox.get(path), as: Delayed.self)
-            }) {
+            for await finished in paths.mergedResults(
+                limit: 4,
+                { path in
+                    try await client.request(sandbox.get(path), as: Delayed.self)
+                })
+            {
                 switch finished.result {
                 case .success: values += 1
                 case .failure(let error):

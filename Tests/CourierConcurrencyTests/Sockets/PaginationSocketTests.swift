@@ -1,7 +1,8 @@
 import Courier
-import CourierTestSupport
 import CourierSandbox
+import CourierTestSupport
 import Testing
+
 @testable import CourierConcurrency
 
 /// Pagination of the sandbox's `/items` list.

@@ -56,9 +56,10 @@ struct CacheRig {
         _ query: RequestParameters = [:], method: HTTPMethod = .get, headers: [String: String]? = nil,
         policy: CachePolicy = .standard, path: String? = nil
     ) -> TestEndpoint {
-        TestEndpoint(baseURL: sandbox.baseURL, path: path ?? "/cache/\(key)", method: method,
-                     task: query.isEmpty ? .requestPlain : .requestParameters(query, encoding: .url),
-                     headers: headers, statusMapping: .acceptAll, traits: CallTraits(cachePolicy: policy))
+        TestEndpoint(
+            baseURL: sandbox.baseURL, path: path ?? "/cache/\(key)", method: method,
+            task: query.isEmpty ? .requestPlain : .requestParameters(query, encoding: .url),
+            headers: headers, statusMapping: .acceptAll, traits: CallTraits(cachePolicy: policy))
     }
 
     /// Sends `endpoint` through the cache.

@@ -1,7 +1,8 @@
-@testable import Courier
 import Foundation
 import HTTPTypes
 import Testing
+
+@testable import Courier
 
 /// Pure logic of the cache: directives, dates, age, freshness, the memory store's bound.
 @Suite("Cache parsing and storage")
@@ -34,8 +35,9 @@ struct CacheParsingTests {
         var head = HTTPResponse(status: .ok)
         head.headerFields[.age] = "30"
         head.headerFields[.cacheControl] = "max-age=100"
-        let entry = CachedResponse(url: "u", head: head, body: Data(), requestTime: now.addingTimeInterval(-2),
-                                   responseTime: now, varyValues: [:])
+        let entry = CachedResponse(
+            url: "u", head: head, body: Data(), requestTime: now.addingTimeInterval(-2),
+            responseTime: now, varyValues: [:])
         let freshness = CacheFreshness(entry, now: now.addingTimeInterval(10))
         #expect(freshness.age == 42 && freshness.lifetime == 100 && freshness.isFresh)
         #expect(CacheFreshness.parseAge("7, 9") == 7 && CacheFreshness.parseAge("-3") == nil && CacheFreshness.parseAge("1.5") == nil)

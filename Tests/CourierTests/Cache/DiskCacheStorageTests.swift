@@ -1,9 +1,10 @@
-@testable import Courier
 import CourierSandbox
 import CourierTestSupport
 import Foundation
 import HTTPTypes
 import Testing
+
+@testable import Courier
 
 /// ``DiskCacheStorage``: damaged entries, sharing a directory, the byte bound, atomic writes.
 @Suite("Disk cache storage")
@@ -11,8 +12,9 @@ struct DiskCacheStorageTests {
     func entry(_ key: String, bytes: Int = 100) -> CachedResponse {
         var head = HTTPResponse(status: .ok)
         head.headerFields[.cacheControl] = "max-age=600"
-        return CachedResponse(url: key, head: head, body: Data((0..<bytes).map { UInt8(truncatingIfNeeded: $0) }),
-                              requestTime: Date(), responseTime: Date(), varyValues: [:])
+        return CachedResponse(
+            url: key, head: head, body: Data((0..<bytes).map { UInt8(truncatingIfNeeded: $0) }),
+            requestTime: Date(), responseTime: Date(), varyValues: [:])
     }
 
     @Test("an entry round-trips; a truncated, corrupted or foreign file is a miss and is removed")

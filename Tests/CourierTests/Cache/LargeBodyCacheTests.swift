@@ -1,4 +1,3 @@
-@testable import Courier
 import CourierAsyncHTTPClient
 import CourierSandbox
 import CourierTestSupport
@@ -7,6 +6,8 @@ import HTTPTypes
 import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
 import Testing
+
+@testable import Courier
 
 /// Bodies over the cache's memory limit, through a disk store: streamed to the caller while they
 /// are written to a body file, committed only whole, served from the file in chunks. The
@@ -31,8 +32,10 @@ struct LargeBodyCacheTests {
         /// `stopAfter` chunks when given (then the body is dropped unread).
         func get(_ path: String, unknownLength: Bool = false, stopAfter: Int? = nil) async throws -> Served {
             let transport = self.transport
-            let (head, body) = try await cache.intercept(HTTPRequest(method: .get, scheme: nil, authority: nil, path: path), body: nil,
-                                                         baseURL: baseURL, operationID: "get") { request, body, url in
+            let (head, body) = try await cache.intercept(
+                HTTPRequest(method: .get, scheme: nil, authority: nil, path: path), body: nil,
+                baseURL: baseURL, operationID: "get"
+            ) { request, body, url in
                 let (head, answer) = try await transport.send(request, body: body, baseURL: url, operationID: "get")
                 // The same bytes with no declared length (a chunked answer).
                 return (head, unknownLength ? answer.map { HTTPBody($0.map { $0 }, length: .unknown, iterationBehavior: .single) } : answer)
@@ -97,7 +100,8 @@ struct LargeBodyCacheTests {
             #expect(second.largestChunk <= 64 << 10 && second.chunks >= 16)
             let key = CacheMiddleware.key(path, sandbox.baseURL)
             #expect(rig.storage.variants(for: key).first?.bodyFile?.length == 1 << 20)
-            let stats = try await NetworkClient().request(TestEndpoint(sandbox.baseURL, String(path.prefix { $0 != "?" }) + "/stats"), as: CacheStats.self)
+            let stats = try await NetworkClient().request(
+                TestEndpoint(sandbox.baseURL, String(path.prefix { $0 != "?" }) + "/stats"), as: CacheStats.self)
             #expect(stats.hits == 1)
         }
     }
@@ -167,8 +171,9 @@ struct LargeBodyCacheTests {
         try await withSandbox { sandbox in
             let storage = try DiskCacheStorage(directory: temporaryCacheDirectory())
             let client = NetworkClient(configuration: .init(middlewares: [CacheMiddleware(storage: storage)]))
-            let endpoint = TestEndpoint(sandbox.baseURL, "/cache/reval-\(UUID().uuidString.prefix(8))",
-                                        query: ["cc": "no-cache", "etag": "v1", "bytes": 1 << 20])
+            let endpoint = TestEndpoint(
+                sandbox.baseURL, "/cache/reval-\(UUID().uuidString.prefix(8))",
+                query: ["cc": "no-cache", "etag": "v1", "bytes": 1 << 20])
             let full = try await client.response(endpoint)
             let names = try FileManager.default.contentsOfDirectory(atPath: storage.directory.path)
             let bodyName = try #require(names.first { $0.hasSuffix(".body") })

@@ -16,7 +16,7 @@ struct PacedBodyTests {
             let elapsed = ContinuousClock.now - start
             #expect(answer.body.count == 256 * 1024)
             #expect(answer.body.prefix(3) == Data([0, 1, 2]))
-            #expect(elapsed >= .milliseconds(95), "\(elapsed)")   // 2,097,152 bits at 20 Mbit/s ≈ 105 ms
+            #expect(elapsed >= .milliseconds(95), "\(elapsed)")  // 2,097,152 bits at 20 Mbit/s ≈ 105 ms
             var conditional = TestEndpoint(sandbox.baseURL, "/cache/paced-test", query: query)
             conditional.headers = ["If-None-Match": "\"p1\""]
             let revalidated = try await client.answer(conditional)

@@ -1,7 +1,8 @@
-@testable import Courier
 import Foundation
 import OpenAPIRuntime
 import Testing
+
+@testable import Courier
 
 /// The WHATWG event-stream rules, byte by byte, and the four the stock decoder breaks.
 @Suite("Event-stream parsing (WHATWG rules)")

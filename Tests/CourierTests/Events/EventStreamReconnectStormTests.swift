@@ -53,10 +53,13 @@ struct EventStreamReconnectStormTests {
         for (optIn, expected) in [(false, 1), (true, 3)] {
             let transport = DroppingTransport()
             let client = NetworkClient(transport: transport)
-            let endpoint = TestEndpoint(baseURL: URL(string: "https://llm.example.com")!, path: "/v1/stream", method: .post,
-                                        task: .requestData(Data("{}".utf8), contentType: "application/json"))
-            let options = EventStreamOptions(reconnect: .init(delay: .milliseconds(1), maxAttempts: 2, minimumDelay: .milliseconds(1),
-                                                              replaysNonIdempotent: optIn))
+            let endpoint = TestEndpoint(
+                baseURL: URL(string: "https://llm.example.com")!, path: "/v1/stream", method: .post,
+                task: .requestData(Data("{}".utf8), contentType: "application/json"))
+            let options = EventStreamOptions(
+                reconnect: .init(
+                    delay: .milliseconds(1), maxAttempts: 2, minimumDelay: .milliseconds(1),
+                    replaysNonIdempotent: optIn))
             await #expect(throws: NetworkError.networkError(URLError(.networkConnectionLost))) {
                 for try await _ in client.events(endpoint, options: options) {}
             }

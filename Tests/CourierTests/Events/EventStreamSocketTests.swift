@@ -28,7 +28,8 @@ struct EventStreamSocketTests {
 
     func stats(_ sandbox: RunningSandbox, _ key: String) async throws -> Stats {
         let client = NetworkClient()
-        return try await client.request(TestEndpoint(baseURL: sandbox.baseURL, path: "/sse/stats", task: .requestParameters(["key": key], encoding: .url)))
+        return try await client.request(
+            TestEndpoint(baseURL: sandbox.baseURL, path: "/sse/stats", task: .requestParameters(["key": key], encoding: .url)))
     }
 
     func collect(_ events: ServerEventStream) async throws(NetworkError) -> [ServerEvent] {
@@ -37,8 +38,9 @@ struct EventStreamSocketTests {
         return all
     }
 
-    @Test("ids, types and data arrive as sent, whatever the line ends, with a BOM and comments",
-          arguments: TransportKind.allCases, ["lf", "cr", "crlf"])
+    @Test(
+        "ids, types and data arrive as sent, whatever the line ends, with a BOM and comments",
+        arguments: TransportKind.allCases, ["lf", "cr", "crlf"])
     func lineEnds(_ kind: TransportKind, ending: String) async throws {
         try await withSandbox { sandbox in
             let client = NetworkClient(transport: kind.make())
@@ -54,13 +56,15 @@ struct EventStreamSocketTests {
     func bytewise() async throws {
         try await withSandbox { sandbox in
             let text = "\u{FEFF}retry: 1500\r\n\r\nid: 7\r\nevent: note\rdata: 서울\ndata: 문화\n\n: skip\nid\ndata: x\n\ndata: unterminated"
-            let endpoint = TestEndpoint(baseURL: sandbox.baseURL, path: "/sse/echo", method: .post,
-                                        task: .requestComposite(query: ["chunk": 1, "intervalMs": 0], body: .requestData(Data(text.utf8), contentType: "text/plain")))
+            let endpoint = TestEndpoint(
+                baseURL: sandbox.baseURL, path: "/sse/echo", method: .post,
+                task: .requestComposite(query: ["chunk": 1, "intervalMs": 0], body: .requestData(Data(text.utf8), contentType: "text/plain")))
             let events = try await collect(NetworkClient().events(endpoint))
-            #expect(events == [
-                ServerEvent(id: "7", event: "note", data: "서울\n문화", lastEventID: "7"),
-                ServerEvent(id: "", data: "x", lastEventID: ""),
-            ])
+            #expect(
+                events == [
+                    ServerEvent(id: "7", event: "note", data: "서울\n문화", lastEventID: "7"),
+                    ServerEvent(id: "", data: "x", lastEventID: ""),
+                ])
         }
     }
 
@@ -70,8 +74,9 @@ struct EventStreamSocketTests {
             var seen: [Int] = []
             for try await tick in NetworkClient().events(sse(sandbox, ["count": 3]), as: Tick.self) { seen.append(tick.value.n) }
             #expect(seen == [1, 2, 3])
-            let bad = TestEndpoint(baseURL: sandbox.baseURL, path: "/sse/echo", method: .post,
-                                   task: .requestData(Data("data: {\"n\":1}\n\ndata: oops\n\n".utf8), contentType: "text/plain"))
+            let bad = TestEndpoint(
+                baseURL: sandbox.baseURL, path: "/sse/echo", method: .post,
+                task: .requestData(Data("data: {\"n\":1}\n\ndata: oops\n\n".utf8), contentType: "text/plain"))
             var decoded = 0
             let error = await #expect(throws: NetworkError.self) {
                 for try await _ in NetworkClient().events(bad, as: Tick.self) { decoded += 1 }
@@ -85,7 +90,8 @@ struct EventStreamSocketTests {
         try await withSandbox { sandbox in
             let key = "resume-\(UUID().uuidString.prefix(8))"
             let options = EventStreamOptions(reconnect: .init(delay: .milliseconds(20), minimumDelay: .milliseconds(20)))
-            let events = try await collect(NetworkClient(transport: kind.make()).events(sse(sandbox, ["count": 10, "dropAfter": 3, "key": key, "retry": 30]), options: options))
+            let events = try await collect(
+                NetworkClient(transport: kind.make()).events(sse(sandbox, ["count": 10, "dropAfter": 3, "key": key, "retry": 30]), options: options))
             #expect(events.map(\.id) == (1...10).map(String.init))
             let stats = try await stats(sandbox, key)
             #expect(stats.lastEventIDs == ["3", "6", "9"])
@@ -114,8 +120,10 @@ struct EventStreamSocketTests {
             var received = 0
             let start = ContinuousClock.now
             await #expect(throws: NetworkError.networkError(URLError(.timedOut))) {
-                for try await _ in NetworkClient(transport: kind.make()).events(sse(sandbox, ["count": 10, "hangAfter": 2, "key": key]),
-                                                           options: EventStreamOptions(idleTimeout: .seconds(3))) {
+                for try await _ in NetworkClient(transport: kind.make()).events(
+                    sse(sandbox, ["count": 10, "hangAfter": 2, "key": key]),
+                    options: EventStreamOptions(idleTimeout: .seconds(3)))
+                {
                     received += 1
                 }
             }
@@ -132,15 +140,20 @@ struct EventStreamSocketTests {
             let client = NetworkClient(transport: OpenAPIAsyncHTTPClient.AsyncHTTPClientTransport())
             var ids: [String] = []
             await #expect(throws: NetworkError.networkError(URLError(.timedOut))) {
-                for try await event in client.events(sse(sandbox, ["count": 10, "hangAfter": 2, "key": key]),
-                                                     options: EventStreamOptions(idleTimeout: .seconds(2))) {
+                for try await event in client.events(
+                    sse(sandbox, ["count": 10, "hangAfter": 2, "key": key]),
+                    options: EventStreamOptions(idleTimeout: .seconds(2)))
+                {
                     ids.append(event.id ?? "")
                 }
             }
             #expect(ids == ["1", "2"])
             // With reconnect, each silent connection is replaced, resuming after the last id.
-            let resumed = try await collect(client.events(sse(sandbox, ["count": 6, "hangAfter": 2, "key": key + "r"]),
-                                                          options: EventStreamOptions(idleTimeout: .milliseconds(1500), reconnect: .init(delay: .milliseconds(10), minimumDelay: .milliseconds(10)))))
+            let resumed = try await collect(
+                client.events(
+                    sse(sandbox, ["count": 6, "hangAfter": 2, "key": key + "r"]),
+                    options: EventStreamOptions(
+                        idleTimeout: .milliseconds(1500), reconnect: .init(delay: .milliseconds(10), minimumDelay: .milliseconds(10)))))
             #expect(resumed.map(\.id) == ["1", "2", "3", "4", "5", "6"])
         }
     }

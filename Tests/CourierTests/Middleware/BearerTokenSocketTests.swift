@@ -1,6 +1,6 @@
 import Courier
-import CourierTestSupport
 import CourierSandbox
+import CourierTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -32,25 +32,31 @@ struct BearerTokenSocketTests {
     }
 
     func json(_ sandbox: RunningSandbox, _ method: HTTPMethod, _ path: String, _ body: String) -> TestEndpoint {
-        TestEndpoint(baseURL: sandbox.baseURL, path: path, method: method, task: .requestData(Data(body.utf8), contentType: "application/json"),
-                     decoding: .envelope, traits: CallTraits(authorization: .none))
+        TestEndpoint(
+            baseURL: sandbox.baseURL, path: path, method: method, task: .requestData(Data(body.utf8), contentType: "application/json"),
+            decoding: .envelope, traits: CallTraits(authorization: .none))
     }
 
     /// Registers and logs in a new user.
     func login(_ sandbox: RunningSandbox) async throws -> Login {
         let name = "bearer_\(UUID().uuidString.prefix(8).lowercased())"
         let client = NetworkClient()
-        _ = try await client.response(json(sandbox, .post, "/api/v1/users",
-                                           #"{"username":"\#(name)","password":"Passw0rd!","name":"홍길동","email":"h@example.com","age":30}"#))
+        _ = try await client.response(
+            json(
+                sandbox, .post, "/api/v1/users",
+                #"{"username":"\#(name)","password":"Passw0rd!","name":"홍길동","email":"h@example.com","age":30}"#))
         return try await client.request(json(sandbox, .post, "/api/v1/auth/login", #"{"username":"\#(name)","password":"Passw0rd!"}"#))
     }
 
     /// A middleware over `store` whose refresh calls the sandbox's refresh route (counted).
     func middleware(_ sandbox: RunningSandbox, _ store: Store, origin: URL? = nil) -> BearerTokenMiddleware {
-        BearerTokenMiddleware(allowedOrigins: origin.map { [$0] } ?? []) { store.token } refresh: { _ in
+        BearerTokenMiddleware(allowedOrigins: origin.map { [$0] } ?? []) {
+            store.token
+        } refresh: { _ in
             store.counted()
             guard let refreshToken = store.refreshToken else { return nil }
-            let login: Login = try await NetworkClient().request(json(sandbox, .post, "/api/v1/auth/refresh", #"{"refreshToken":"\#(refreshToken)"}"#))
+            let login: Login = try await NetworkClient().request(
+                json(sandbox, .post, "/api/v1/auth/refresh", #"{"refreshToken":"\#(refreshToken)"}"#))
             let token = BearerToken(login.token, expiresAt: Date().addingTimeInterval(3600))
             store.keep(token, refreshToken: login.refreshToken)
             return token
@@ -85,7 +91,10 @@ struct BearerTokenSocketTests {
             let errors = await withTaskGroup(of: NetworkError?.self) { group in
                 for _ in 0..<20 {
                     group.addTask {
-                        do { _ = try await client.response(endpoint); return nil } catch { return NetworkError(error) }
+                        do {
+                            _ = try await client.response(endpoint)
+                            return nil
+                        } catch { return NetworkError(error) }
                     }
                 }
                 return await group.reduce(into: [NetworkError?]()) { $0.append($1) }
@@ -100,9 +109,11 @@ struct BearerTokenSocketTests {
         try await withSandbox { sandbox in
             let login = try await login(sandbox)
             let store = Store(token: BearerToken(String(repeating: "C", count: 43)))
-            let auth = BearerTokenMiddleware { store.token } refresh: { _ in
+            let auth = BearerTokenMiddleware {
+                store.token
+            } refresh: { _ in
                 store.counted()
-                return BearerToken(String(repeating: "D", count: 43))   // also refused
+                return BearerToken(String(repeating: "D", count: 43))  // also refused
             }
             let client = NetworkClient(configuration: .init(middlewares: [auth]))
             await #expect(throws: NetworkError.unauthorized(401)) {
@@ -116,7 +127,9 @@ struct BearerTokenSocketTests {
     func refreshAhead() async throws {
         try await withSandbox { sandbox in
             let store = Store(token: BearerToken("old-token", expiresAt: Date().addingTimeInterval(5)))
-            let auth = BearerTokenMiddleware(refreshMargin: .seconds(30)) { store.token } refresh: { _ in
+            let auth = BearerTokenMiddleware(refreshMargin: .seconds(30)) {
+                store.token
+            } refresh: { _ in
                 store.counted()
                 let fresh = BearerToken("new-token", expiresAt: Date().addingTimeInterval(3600))
                 store.keep(fresh, refreshToken: nil)
@@ -149,9 +162,10 @@ struct BearerTokenSocketTests {
             let home: Echo = try await own.request(TestEndpoint(baseURL: sandbox.baseURL, path: "/echo"))
             #expect(home.headers["authorization"] == "Bearer t0ken")
             let away = "http://localhost:\(sandbox.baseURL.port ?? 0)/echo"
-            let redirected: Echo = try await own.request(TestEndpoint(
-                baseURL: sandbox.baseURL, path: "/hostile/redirect", task: .requestParameters(["to": away], encoding: .url),
-                traits: CallTraits(authorization: .bearer)))
+            let redirected: Echo = try await own.request(
+                TestEndpoint(
+                    baseURL: sandbox.baseURL, path: "/hostile/redirect", task: .requestParameters(["to": away], encoding: .url),
+                    traits: CallTraits(authorization: .bearer)))
             #expect(redirected.headers["authorization"] == nil, "a redirect to another origin never carries the token")
             let bound = NetworkClient(configuration: .init(middlewares: [middleware(sandbox, store, origin: sandbox.baseURL)]))
             let echo: Echo = try await bound.request(TestEndpoint(baseURL: sandbox.baseURL, path: "/echo", traits: CallTraits(authorization: .none)))

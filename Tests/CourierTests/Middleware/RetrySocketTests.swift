@@ -25,9 +25,12 @@ struct RetrySocketTests {
 
     let key = "k-\(UUID().uuidString.prefix(8))"
 
-    func flaky(_ sandbox: RunningSandbox, _ query: RequestParameters, method: HTTPMethod = .get, body: String? = nil,
-               headers: [String: String]? = nil, timeout: Duration? = nil) -> TestEndpoint {
-        let task: HTTPTask = body.map { .requestComposite(query: query, body: .requestData(Data($0.utf8), contentType: "text/plain")) }
+    func flaky(
+        _ sandbox: RunningSandbox, _ query: RequestParameters, method: HTTPMethod = .get, body: String? = nil,
+        headers: [String: String]? = nil, timeout: Duration? = nil
+    ) -> TestEndpoint {
+        let task: HTTPTask =
+            body.map { .requestComposite(query: query, body: .requestData(Data($0.utf8), contentType: "text/plain")) }
             ?? .requestParameters(query, encoding: .url)
         return TestEndpoint(baseURL: sandbox.baseURL, path: "/flaky/\(key)", method: method, task: task, headers: headers, timeout: timeout)
     }
@@ -38,8 +41,10 @@ struct RetrySocketTests {
         return stats?.attempts ?? -1
     }
 
-    func client(_ clock: RecordingClock, policy: RetryPolicy = RetryPolicy(baseDelay: .milliseconds(100)),
-                budget: RetryBudget? = nil, kind: TransportKind = .asyncHTTPClient, logs: LogCapture? = nil) -> NetworkClient {
+    func client(
+        _ clock: RecordingClock, policy: RetryPolicy = RetryPolicy(baseDelay: .milliseconds(100)),
+        budget: RetryBudget? = nil, kind: TransportKind = .asyncHTTPClient, logs: LogCapture? = nil
+    ) -> NetworkClient {
         let retry = RetryMiddleware(policy: policy, budget: budget, logger: logs?.logger() ?? .init(label: "test"), clock: clock, random: { 1 })
         return NetworkClient(configuration: .init(transport: kind.make(), middlewares: [retry]))
     }
@@ -81,7 +86,8 @@ struct RetrySocketTests {
             formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
             let dated = RetrySocketTests()
             let dateClock = RecordingClock()
-            _ = try await client(dateClock).response(dated.flaky(sandbox, ["failures": 1, "status": 503, "retryAfter": formatter.string(from: date)]))
+            _ = try await client(dateClock).response(
+                dated.flaky(sandbox, ["failures": 1, "status": 503, "retryAfter": formatter.string(from: date)]))
             let waited = try #require(dateClock.sleeps.first)
             #expect(waited > .seconds(1) && waited <= .seconds(6), "\(waited)")
 
@@ -105,8 +111,10 @@ struct RetrySocketTests {
             }
             #expect(await attempts(sandbox) == 1)
             let keyed = RetrySocketTests()
-            let answer: Flaky = try await client(clock).request(keyed.flaky(sandbox, ["failures": 1], method: .post, body: "주문 #2",
-                                                                             headers: ["Idempotency-Key": "order-2"]))
+            let answer: Flaky = try await client(clock).request(
+                keyed.flaky(
+                    sandbox, ["failures": 1], method: .post, body: "주문 #2",
+                    headers: ["Idempotency-Key": "order-2"]))
             #expect(answer.attempt == 2 && answer.body == "주문 #2" && answer.method == "POST")
         }
     }
@@ -145,8 +153,9 @@ struct RetrySocketTests {
         let refusing = RefusingPort()
         let clock = RecordingClock()
         let logs = LogCapture()
-        let endpoint = TestEndpoint(baseURL: refusing.baseURL, path: "/x", task: .requestParameters(["api_key": "sk-live-123"], encoding: .url),
-                                    secrets: ["sk-live-123"])
+        let endpoint = TestEndpoint(
+            baseURL: refusing.baseURL, path: "/x", task: .requestParameters(["api_key": "sk-live-123"], encoding: .url),
+            secrets: ["sk-live-123"])
         await #expect(throws: NetworkError.networkError(URLError(.cannotConnectToHost))) {
             _ = try await client(clock, logs: logs).response(endpoint)
         }

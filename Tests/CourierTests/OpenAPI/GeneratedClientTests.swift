@@ -16,9 +16,11 @@ struct GeneratedClientTests {
     func retry() async throws {
         try await withSandbox { sandbox in
             let clock = RecordingClock()
-            let client = Client(serverURL: sandbox.baseURL, transport: HTTPClientTransport.shared, middlewares: [
-                RetryMiddleware(policy: RetryPolicy(baseDelay: .milliseconds(100)), clock: clock, random: { 1 }),
-            ])
+            let client = Client(
+                serverURL: sandbox.baseURL, transport: HTTPClientTransport.shared,
+                middlewares: [
+                    RetryMiddleware(policy: RetryPolicy(baseDelay: .milliseconds(100)), clock: clock, random: { 1 })
+                ])
             let key = "generated-\(UUID().uuidString.prefix(8))"
             let answer = try await client.getFlaky(path: .init(key: key), query: .init(failures: 2)).ok.body.json
             #expect(answer.attempt == 3 && answer.key == key && answer.method == "GET")
@@ -33,9 +35,11 @@ struct GeneratedClientTests {
             let login = try await helper.login(sandbox)
             let store = BearerTokenSocketTests.Store(token: BearerToken(String(repeating: "Z", count: 43)), refreshToken: login.refreshToken)
             // A generated client's calls have no call origin: the token's origin is said explicitly.
-            let client = Client(serverURL: sandbox.baseURL, transport: HTTPClientTransport.shared, middlewares: [
-                helper.middleware(sandbox, store, origin: sandbox.baseURL), RetryMiddleware(),
-            ])
+            let client = Client(
+                serverURL: sandbox.baseURL, transport: HTTPClientTransport.shared,
+                middlewares: [
+                    helper.middleware(sandbox, store, origin: sandbox.baseURL), RetryMiddleware(),
+                ])
             let ids = try await withThrowingTaskGroup(of: Int?.self) { group in
                 for _ in 0..<10 { group.addTask { try await client.getUser(path: .init(id: login.userId)).ok.body.json.data?.id } }
                 return try await group.reduce(into: [Int?]()) { $0.append($1) }

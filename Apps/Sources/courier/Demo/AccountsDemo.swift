@@ -28,14 +28,19 @@ enum AccountsDemo {
         let aliceID = await walk.step(.register(alice), expect: 201, as: UserResponse.self, output: output)?.id
         let bobID = await walk.step(.register(bob), expect: 201, as: UserResponse.self, output: output)?.id
         guard let aliceID, let bobID else { return walk.finish(note: "stopped: registration failed") }
-        guard await walk.step(.login(LoginRequest(username: alice.username, password: alice.password)), expect: 200, as: LoginResponse.self, output: output) != nil else {
+        guard
+            await walk.step(
+                .login(LoginRequest(username: alice.username, password: alice.password)), expect: 200, as: LoginResponse.self, output: output) != nil
+        else {
             return walk.finish(note: "stopped: login failed")
         }
         await walk.step(.getUser(id: aliceID), expect: 200, as: UserResponse.self, output: output)
         await walk.step(.updateUser(id: aliceID, UpdateUserRequest(name: "김철수", age: 26)), expect: 200, as: UserResponse.self, output: output)
         await walk.step(.getUser(id: bobID), expect: 403, as: UserResponse.self, output: output, why: "another user's account")
         await walk.step(.deleteUser(id: aliceID), expect: 200, as: EmptyResponse.self, output: output)
-        await walk.step(.login(LoginRequest(username: alice.username, password: alice.password)), expect: 401, as: LoginResponse.self, output: output, why: "the account is gone")
+        await walk.step(
+            .login(LoginRequest(username: alice.username, password: alice.password)), expect: 401, as: LoginResponse.self, output: output,
+            why: "the account is gone")
         return walk.finish(note: nil)
     }
 
@@ -60,7 +65,9 @@ enum AccountsDemo {
                 let reply = try await accounts.send(call, as: type)
                 let ok = reply.statusCode == expect
                 if !ok { summary.failures += 1 }
-                output("← \(reply.statusCode) \(reply.code ?? "-") “\(reply.message ?? "")”\(DemoLines.data(reply.data)) \(DemoLines.ms(since: start))  \(ok ? "✓" : "✗ expected \(expect)")")
+                output(
+                    "← \(reply.statusCode) \(reply.code ?? "-") “\(reply.message ?? "")”\(DemoLines.data(reply.data)) \(DemoLines.ms(since: start))  \(ok ? "✓" : "✗ expected \(expect)")"
+                )
                 return ok ? reply.data : nil
             } catch {
                 let status = error.statusCode
@@ -69,7 +76,9 @@ enum AccountsDemo {
                 let code: String
                 if case .server(_, let serverCode, _, _) = error { code = serverCode ?? "-" } else { code = "\(error)" }
                 let head = status.map { "\($0) \(code)" } ?? code
-                output("← \(head) “\(error.userMessage(in: .korean))” \(DemoLines.ms(since: start))  \(ok ? "✓ \(why ?? "as expected")" : "✗ expected \(expect)")")
+                output(
+                    "← \(head) “\(error.userMessage(in: .korean))” \(DemoLines.ms(since: start))  \(ok ? "✓ \(why ?? "as expected")" : "✗ expected \(expect)")"
+                )
                 return nil
             }
         }

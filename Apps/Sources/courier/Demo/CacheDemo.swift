@@ -45,8 +45,10 @@ enum CacheDemo {
             let (first, network) = try await timed { try await cached.response(CacheAPI.document(key: key, cacheControl: "max-age=60")) }
             let (second, hit) = try await timed { try await cached.response(CacheAPI.document(key: key, cacheControl: "max-age=60")) }
             let stats = try await plain.request(CacheAPI.stats(key: key), as: CacheStats.self)
-            check(stats.hits == 1 && second.body == first.body && second.headers[.age] != nil,
-                  "max-age=60, \(first.body.count)-byte JSON read twice → 1 request; the hit took \(micro(hit)) vs \(micro(network)) on the network, Age: \(second.headers[.age] ?? "-")")
+            check(
+                stats.hits == 1 && second.body == first.body && second.headers[.age] != nil,
+                "max-age=60, \(first.body.count)-byte JSON read twice → 1 request; the hit took \(micro(hit)) vs \(micro(network)) on the network, Age: \(second.headers[.age] ?? "-")"
+            )
         } catch {
             check(false, "fresh hit → \(describe(error))")
         }
@@ -56,8 +58,10 @@ enum CacheDemo {
             let (first, full) = try await timed { try await cached.response(CacheAPI.large(key: big)) }
             let (second, revalidated) = try await timed { try await cached.response(CacheAPI.large(key: big)) }
             let stats = try await plain.request(CacheAPI.stats(key: big), as: CacheStats.self)
-            check(stats.hits == 2 && stats.notModified == 1 && second.body == first.body,
-                  "no-cache + ETag, 1 MB → revalidated with If-None-Match: 304, body from the cache in \(micro(revalidated)) vs \(micro(full)) for the full fetch")
+            check(
+                stats.hits == 2 && stats.notModified == 1 && second.body == first.body,
+                "no-cache + ETag, 1 MB → revalidated with If-None-Match: 304, body from the cache in \(micro(revalidated)) vs \(micro(full)) for the full fetch"
+            )
         } catch {
             check(false, "304 revalidation → \(describe(error))")
         }
@@ -67,21 +71,26 @@ enum CacheDemo {
         do {
             let origin = try await SandboxServer.start()
             let storage = try DiskCacheStorage(directory: folder)
-            let reader = NetworkClient(configuration: .init(baseURL: origin.baseURL, middlewares: [CacheMiddleware(storage: storage, defaultPolicy: .preferCache)]))
+            let reader = NetworkClient(
+                configuration: .init(baseURL: origin.baseURL, middlewares: [CacheMiddleware(storage: storage, defaultPolicy: .preferCache)]))
             let first = try await reader.response(CacheAPI.document(key: key, cacheControl: "max-age=0"))
             await origin.stop()
             let (stale, staleTime) = try await timed { try await reader.response(CacheAPI.document(key: key, cacheControl: "max-age=0")) }
-            let offline = NetworkClient(configuration: .init(baseURL: origin.baseURL, middlewares: [CacheMiddleware(storage: storage, defaultPolicy: .offline)]))
+            let offline = NetworkClient(
+                configuration: .init(baseURL: origin.baseURL, middlewares: [CacheMiddleware(storage: storage, defaultPolicy: .offline)]))
             let (kept, keptTime) = try await timed { try await offline.response(CacheAPI.document(key: key, cacheControl: "max-age=0")) }
             let refused: Bool
             do {
-                _ = try await NetworkClient(configuration: .init(baseURL: origin.baseURL)).response(CacheAPI.document(key: key, cacheControl: "max-age=0"))
+                _ = try await NetworkClient(configuration: .init(baseURL: origin.baseURL)).response(
+                    CacheAPI.document(key: key, cacheControl: "max-age=0"))
                 refused = false
             } catch {
                 refused = error.family == .transport
             }
-            check(stale.body == first.body && kept.body == first.body && refused,
-                  "origin stopped (connection refused without a cache): .preferCache served the stale copy from disk in \(micro(staleTime)), .offline in \(micro(keptTime)) without trying the network")
+            check(
+                stale.body == first.body && kept.body == first.body && refused,
+                "origin stopped (connection refused without a cache): .preferCache served the stale copy from disk in \(micro(staleTime)), .offline in \(micro(keptTime)) without trying the network"
+            )
         } catch {
             check(false, "offline first → \(describe(error))")
         }

@@ -34,8 +34,9 @@ enum CoinDemo {
         }
         await report.run()
         let revealed = finals.withLock { $0 }
-        check(revealed == ["overview:success", "weekly:success", "today:success"],
-              "sections answered in 600/150/80 ms, revealed overview → weekly → today; today's news: "
+        check(
+            revealed == ["overview:success", "weekly:success", "today:success"],
+            "sections answered in 600/150/80 ms, revealed overview → weekly → today; today's news: "
                 + (report.snapshot.today.value?.articles.compactMap(\.sourceHost).joined(separator: ", ") ?? "none"))
 
         output("── per-section cancel and retry ──")
@@ -45,13 +46,17 @@ enum CoinDemo {
         let deadline = ContinuousClock.now + .seconds(10)
         while second.snapshot.overview.isLoading, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
         let cancelled = await second.cancel(.weekly)
-        check(cancelled && second.snapshot.weekly == .cancel(.taskCancelled), "weekly cancelled while loading → \(second.snapshot.stateName(of: .weekly)) at once")
+        check(
+            cancelled && second.snapshot.weekly == .cancel(.taskCancelled),
+            "weekly cancelled while loading → \(second.snapshot.stateName(of: .weekly)) at once")
         await second.waitUntilRevealed()
         await control(.init(weeklyMs: 0))
         let retried = await second.retryUnfinished()
         await second.waitUntilRevealed()
-        check(retried == [.weekly] && second.snapshot.weekly.value != nil && second.snapshot.today.value != nil,
-              "retry of the cancelled section → \(second.snapshot.stateName(of: .weekly)); today was not held up: \(second.snapshot.stateName(of: .today))")
+        check(
+            retried == [.weekly] && second.snapshot.weekly.value != nil && second.snapshot.today.value != nil,
+            "retry of the cancelled section → \(second.snapshot.stateName(of: .weekly)); today was not held up: \(second.snapshot.stateName(of: .today))"
+        )
 
         output("── the client's errors, precise enough to debug ──")
         func expect(_ title: String, _ expected: String, _ body: () async throws(NetworkError) -> Void) async {
@@ -66,7 +71,9 @@ enum CoinDemo {
             _ = try await alan.ask(String(repeating: "가", count: 1000))
         }
         let keyless = AlanClient(baseURL: root, clientIDs: AlanClientIDs([.coinReport: "only-report-key"]))
-        await expect("dashboard briefing without its client_id", "invalidAPIKey") { () async throws(NetworkError) in _ = try await keyless.ask("브리핑", task: .dashboardBriefing) }
+        await expect("dashboard briefing without its client_id", "invalidAPIKey") { () async throws(NetworkError) in
+            _ = try await keyless.ask("브리핑", task: .dashboardBriefing)
+        }
         await expect("a refusal instead of JSON", "modelRefusal") { () async throws(NetworkError) in
             _ = try await alan.ask(CoinPrompts.today(for: Coin(symbol: "BTC")) + "\n#breakage:refusal", as: CoinTodayNews.self)
         }
@@ -88,7 +95,9 @@ enum CoinDemo {
                 if case .token = event { tokens += 1 }
                 if case .complete(let whole) = event { complete = whole }
             }
-            check(tokens > 10 && complete.hasSuffix("^[490]^"), "streamed \(tokens) tokens from Python-dict frames, then the whole answer once: “\(complete.prefix(48))…”")
+            check(
+                tokens > 10 && complete.hasSuffix("^[490]^"),
+                "streamed \(tokens) tokens from Python-dict frames, then the whole answer once: “\(complete.prefix(48))…”")
         } catch {
             check(false, "stream → \(error.log(file: "CoinDemo.swift", function: "run"))")
         }

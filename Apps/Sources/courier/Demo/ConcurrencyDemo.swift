@@ -26,11 +26,15 @@ enum ConcurrencyDemo {
             return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
         }
         func section(_ id: String, serverMs: Int) -> RevealSection {
-            RevealSection(id, operation: {
-                try await client.request(Sandbox(baseURL: baseURL, path: "/probe/delay/\(serverMs)"), as: Delayed.self)
-            }) { state in
+            RevealSection(
+                id,
+                operation: {
+                    try await client.request(Sandbox(baseURL: baseURL, path: "/probe/delay/\(serverMs)"), as: Delayed.self)
+                }
+            ) { state in
                 guard state.isFinished else { return }
-                let line = "  \(String(format: "%5d", ms())) ms  \(id) → \(state.value.map { "success (server took \($0.delayedMs) ms)" } ?? "\(state)")"
+                let line =
+                    "  \(String(format: "%5d", ms())) ms  \(id) → \(state.value.map { "success (server took \($0.delayedMs) ms)" } ?? "\(state)")"
                 log.withLock { $0.append(line) }
                 output(line)
             }
@@ -50,7 +54,9 @@ enum ConcurrencyDemo {
                     defer { previous = max(previous, tenth) }
                     return tenth > previous || progress.isFinished
                 }
-                if shouldPrint { output("  progress \(Int(progress.fractionCompleted * 100))% (\(progress.itemsFetched)/\(progress.totalItems) items)") }
+                if shouldPrint {
+                    output("  progress \(Int(progress.fractionCompleted * 100))% (\(progress.itemsFetched)/\(progress.totalItems) items)")
+                }
             }) { page in
                 let answer = try await client.request(
                     Sandbox(baseURL: baseURL, path: "/items", query: ["offset": page.offset, "limit": page.count, "total": 10_000, "delayMs": 30]),

@@ -47,9 +47,19 @@ enum CoreDemo {
         }
     }
 
-    struct Story: Decodable, Sendable { let id: Int; let title: String; let kids: [Int] }
-    struct Echo: Decodable, Sendable { let pathSegments: [String]; let query: [[String]] }
-    struct Named: Decodable, Sendable { let id: Int; let name: String }
+    struct Story: Decodable, Sendable {
+        let id: Int
+        let title: String
+        let kids: [Int]
+    }
+    struct Echo: Decodable, Sendable {
+        let pathSegments: [String]
+        let query: [[String]]
+    }
+    struct Named: Decodable, Sendable {
+        let id: Int
+        let name: String
+    }
 
     static func run(baseURL: URL, output: @escaping @Sendable (String) -> Void) async -> Summary {
         let client = NetworkClient(configuration: .init(baseURL: baseURL))
@@ -67,7 +77,9 @@ enum CoreDemo {
                 let error = NetworkError(error)
                 let ok = error.caseName == expect
                 if !ok { summary.failures += 1 }
-                output("\(ok ? "✓" : "✗") \(title) → \(error.log(file: "CoreDemo.swift", function: "run"))  «\(error.userMessage(in: .korean).replacingOccurrences(of: "\n", with: " "))»")
+                output(
+                    "\(ok ? "✓" : "✗") \(title) → \(error.log(file: "CoreDemo.swift", function: "run"))  «\(error.userMessage(in: .korean).replacingOccurrences(of: "\n", with: " "))»"
+                )
             }
         }
 

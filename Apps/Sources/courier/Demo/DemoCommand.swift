@@ -35,7 +35,10 @@ struct DemoCommand: AsyncParsableCommand {
             { await ConcurrencyDemo.run(baseURL: $0) { Terminal.output($0) } },
             { await HackerNewsDemo.run(baseURL: $0) { Terminal.output($0) } },
             { await CoinDemo.run(baseURL: $0) { Terminal.output($0) } },
-            { let raon = await RaonDemo.run(baseURL: $0) { Terminal.output($0) }; return (raon.steps, raon.failures) },
+            {
+                let raon = await RaonDemo.run(baseURL: $0) { Terminal.output($0) }
+                return (raon.steps, raon.failures)
+            },
             { await CacheDemo.run(baseURL: $0) { Terminal.output($0) } },
             { await WebSocketDemo.run(baseURL: $0) { Terminal.output($0) } },
         ]

@@ -22,7 +22,9 @@ enum HackerNewsDemo {
             }
             let ok = last.first?.id == 8863 && sizes == Array(1...sizes.count)
             if !ok { failures += 1 }
-            output("\(ok ? "✓" : "✗") top: arrays of \(sizes.map(String.init).joined(separator: ", ")) stories in \(ms(clock.now - start)) ms; skipped ids left gaps: ranks \(last.map { String($0.rank) }.joined(separator: " "))")
+            output(
+                "\(ok ? "✓" : "✗") top: arrays of \(sizes.map(String.init).joined(separator: ", ")) stories in \(ms(clock.now - start)) ms; skipped ids left gaps: ranks \(last.map { String($0.rank) }.joined(separator: " "))"
+            )
             for story in last.prefix(3) { output("    \(story.rank). \(story.title ?? "") (\(story.host ?? "no link")) by \(story.by ?? "?")") }
 
             let missing = try await hackerNews.story(id: 41_000_990)
@@ -34,7 +36,9 @@ enum HackerNewsDemo {
             let count = thread.reduce(0) { $0 + $1.count }
             let depth = thread.map(\.depth).max() ?? 0
             if count < 1000 { failures += 1 }
-            output("\(count >= 1000 ? "✓" : "✗") comments(of: 42000000): \(count) comments, \(depth) levels, 16 at once, in \(ms(clock.now - threadStart)) ms (one by one: ≈ \(1200 * 20) ms)")
+            output(
+                "\(count >= 1000 ? "✓" : "✗") comments(of: 42000000): \(count) comments, \(depth) levels, 16 at once, in \(ms(clock.now - threadStart)) ms (one by one: ≈ \(1200 * 20) ms)"
+            )
 
             let pg = try await hackerNews.user(id: "pg")
             if pg?.karma == nil { failures += 1 }

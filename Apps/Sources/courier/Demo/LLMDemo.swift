@@ -1,3 +1,4 @@
+import AlanAPI
 import Courier
 import CourierLLM
 import CourierLLMAdapter
@@ -5,9 +6,6 @@ import Foundation
 
 /// The LLM part of `courier demo`: the coin-report seed's broken answers decoded into real types.
 enum LLMDemo {
-    struct CoinArticle: Decodable, Sendable { let title: String; let summary: String; let newsSourceURL: String }
-    struct CoinTodayNews: Decodable, Sendable { let summaryOfTodaysMarketSentiment: String; let articles: [CoinArticle] }
-
     /// The sandbox's echo route hands back what we send in its `body` field — an LLM stand-in.
     struct AnswerEndpoint: Endpoint {
         var baseURL: URL
@@ -38,7 +36,9 @@ enum LLMDemo {
         do {
             let news = try await client.request(AnswerEndpoint(baseURL: baseURL, answer: brokenAnswer), as: CoinTodayNews.self)
             let report = (try? LLMAnswerDecoder().decode(CoinTodayNews.self, fromAnswer: brokenAnswer).report.repairs.map { "\($0)" }) ?? []
-            output("✓ answer with prose, a fence, a citation, single quotes, a trailing comma and a missing \"articles\": [ → \(news.articles.count) articles: \(news.articles.map(\.title).joined(separator: " · "))")
+            output(
+                "✓ answer with prose, a fence, a citation, single quotes, a trailing comma and a missing \"articles\": [ → \(news.articles.count) articles: \(news.articles.map(\.title).joined(separator: " · "))"
+            )
             output("  repairs: \(report.joined(separator: ", "))")
         } catch {
             failures += 1
@@ -51,7 +51,8 @@ enum LLMDemo {
         } catch {
             let ok = error == .modelRefusal(refusal)
             if !ok { failures += 1 }
-            output("\(ok ? "✓" : "✗") a refusal with no JSON → \(error.caseName), shown as the model's own words: «\(error.userMessage(in: .korean))»")
+            output(
+                "\(ok ? "✓" : "✗") a refusal with no JSON → \(error.caseName), shown as the model's own words: «\(error.userMessage(in: .korean))»")
         }
         return (2, failures)
     }

@@ -25,7 +25,9 @@ enum RaonDemo {
         do {
             let programs = try await seoul.allPrograms()
             let elapsed = ContinuousClock.now - start
-            output("✓ probe + all pages in parallel: \(programs.count) current or upcoming programs on \(today) in \(elapsed.formatted(.units(allowed: [.milliseconds])))")
+            output(
+                "✓ probe + all pages in parallel: \(programs.count) current or upcoming programs on \(today) in \(elapsed.formatted(.units(allowed: [.milliseconds])))"
+            )
             summary.steps += 1
             let free = ProgramQuery(category: "클래식", isFreeOnly: true).apply(to: programs)
             output("✓ free 클래식 programs: \(free.count)\(free.first.map { ", first: \($0.startDate) \($0.title)" } ?? "")")

@@ -41,7 +41,8 @@ enum ResilienceDemo {
             output("\(ok ? "✓" : "✗") \(line)")
         }
         let key = UUID().uuidString.prefix(8)
-        let retrying = NetworkClient(configuration: .init(baseURL: baseURL, middlewares: [RetryMiddleware(policy: RetryPolicy(baseDelay: .milliseconds(50)))]))
+        let retrying = NetworkClient(
+            configuration: .init(baseURL: baseURL, middlewares: [RetryMiddleware(policy: RetryPolicy(baseDelay: .milliseconds(50)))]))
         do {
             let answer = try await retrying.request(ResilienceAPI.flaky(key: "demo-\(key)", failures: 2), as: Flaky.self)
             check(answer.attempt == 3, "GET /flaky (503 twice) with RetryMiddleware → 200 on attempt \(answer.attempt) (Retry-After honoured)")
@@ -52,10 +53,14 @@ enum ResilienceDemo {
         let client = NetworkClient(configuration: .init(baseURL: baseURL))
         do {
             var ids: [String] = []
-            for try await event in client.events(ResilienceAPI.events(count: 6, dropAfter: 2), options: .init(reconnect: .init(delay: .milliseconds(50)))) {
+            for try await event in client.events(
+                ResilienceAPI.events(count: 6, dropAfter: 2), options: .init(reconnect: .init(delay: .milliseconds(50))))
+            {
                 ids.append(event.id ?? "-")
             }
-            check(ids == ["1", "2", "3", "4", "5", "6"], "SSE cut every 2 events, resumed with Last-Event-ID → ids \(ids.joined(separator: ",")), none lost or repeated")
+            check(
+                ids == ["1", "2", "3", "4", "5", "6"],
+                "SSE cut every 2 events, resumed with Last-Event-ID → ids \(ids.joined(separator: ",")), none lost or repeated")
         } catch {
             check(false, "SSE → \(error.log())")
         }
@@ -63,11 +68,16 @@ enum ResilienceDemo {
         let shared = NetworkClient(configuration: .init(baseURL: baseURL, middlewares: [DeduplicationMiddleware()]))
         let start = ContinuousClock.now
         let hits = await withTaskGroup(of: String?.self) { group in
-            for _ in 0..<20 { group.addTask { try? await shared.response(ResilienceAPI.counted(key: "demo-\(key)")).headers[HTTPField.Name("X-Hit")!] } }
+            for _ in 0..<20 {
+                group.addTask { try? await shared.response(ResilienceAPI.counted(key: "demo-\(key)")).headers[HTTPField.Name("X-Hit")!] }
+            }
             return await group.reduce(into: Set<String>()) { if let hit = $1 { $0.insert(hit) } }
         }
         let elapsed = ContinuousClock.now - start
-        check(hits == ["1"], "20 identical GETs with DeduplicationMiddleware → \(hits.count) upstream request in \(elapsed.formatted(.units(allowed: [.milliseconds])))")
+        check(
+            hits == ["1"],
+            "20 identical GETs with DeduplicationMiddleware → \(hits.count) upstream request in \(elapsed.formatted(.units(allowed: [.milliseconds])))"
+        )
         return (steps, failures)
     }
 }

@@ -58,8 +58,10 @@ enum WebSocketDemo {
             let delivered = try await reader.value
             _ = try await control.answer(TickerFaults(baseURL: baseURL, knobs: ["dropAfterMs": 0]))
             let seqs = delivered.compactMap(\.seq)
-            check(reconnects.count == 3 && Set(seqs).count == seqs.count,
-                "dropped every 250 ms: 3 reconnects in \(reconnects.map { "\(ms($0)) ms" }.joined(separator: ", ")) (backoff 50 ms …), resubscribed each time; ticks shown: \(seqs.map(String.init).joined(separator: " ")) — a snapshot that repeats a tick already shown is dropped")
+            check(
+                reconnects.count == 3 && Set(seqs).count == seqs.count,
+                "dropped every 250 ms: 3 reconnects in \(reconnects.map { "\(ms($0)) ms" }.joined(separator: ", ")) (backoff 50 ms …), resubscribed each time; ticks shown: \(seqs.map(String.init).joined(separator: " ")) — a snapshot that repeats a tick already shown is dropped"
+            )
 
             // 3. Heartbeat.
             var configuration = WebSocketConfiguration(url: url("/websocket/v1?interval=50"), pingInterval: .milliseconds(200))
@@ -71,21 +73,26 @@ enum WebSocketDemo {
             var ending: NetworkError?
             do { for try await _ in connection.messages {} } catch { ending = error }
             _ = try await control.answer(TickerFaults(baseURL: baseURL, knobs: ["silent": 0]))
-            check(ending == .webSocketError(.pingTimeout(seconds: 0.2)),
-                "a server that stops answering pings: \(ending.map { "\($0)" } ?? "no error") after \(ms(silentAt.duration(to: clock.now))) ms (ping every 200 ms: noticed within two)")
+            check(
+                ending == .webSocketError(.pingTimeout(seconds: 0.2)),
+                "a server that stops answering pings: \(ending.map { "\($0)" } ?? "no error") after \(ms(silentAt.duration(to: clock.now))) ms (ping every 200 ms: noticed within two)"
+            )
 
             // 4. Errors.
             _ = try await control.answer(TickerFaults(baseURL: baseURL, knobs: ["refuse": 1]))
             var refused: NetworkError?
             do { _ = try await WebSocketClient(configuration: .init(url: url("/websocket/v1")), logger: quiet).connect() } catch { refused = error }
-            check(refused == .webSocketError(.handshakeRejected(status: nil)), "a refused handshake (503) → \(refused.map { "\($0)" } ?? "connected")")
+            check(
+                refused == .webSocketError(.handshakeRejected(status: nil)), "a refused handshake (503) → \(refused.map { "\($0)" } ?? "connected")")
 
             _ = try await control.answer(TickerFaults(baseURL: baseURL, knobs: ["malformed": 1, "malformedKind": "utf8"]))
             let malformed = try await WebSocketClient(configuration: .init(url: url("/websocket/v1?interval=1000")), logger: quiet).connect()
             try await malformed.send(text: UpbitSubscription.ticker(codes: ["KRW-BTC"]))
             var bad: NetworkError?
             do { for try await _ in malformed.messages {} } catch { bad = error }
-            check(bad == .webSocketError(.protocolViolation(code: 1007)), "a text frame that is not UTF-8 → \(bad.map { "\($0)" } ?? "no error"), not a crash")
+            check(
+                bad == .webSocketError(.protocolViolation(code: 1007)),
+                "a text frame that is not UTF-8 → \(bad.map { "\($0)" } ?? "no error"), not a crash")
         } catch {
             failures += 1
             output("✗ WebSocket → \(NetworkError(error).log(file: "WebSocketDemo.swift", function: "run"))")

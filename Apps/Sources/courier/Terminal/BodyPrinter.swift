@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -18,7 +19,9 @@ enum BodyPrinter {
     static func render(_ body: Data, contentType: String?) -> Rendering {
         if body.isEmpty { return .text("") }
         if let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]),
-            let pretty = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]) {
+            let pretty = try? JSONSerialization.data(
+                withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
+        {
             return .json(String(decoding: pretty, as: UTF8.self))
         }
         if !body.contains(0), let text = String(data: body, encoding: .utf8) { return .text(text) }
@@ -54,6 +57,7 @@ enum BodyPrinter {
     /// Why a binary body was not printed, and how to get it.
     static func binaryHint(_ count: Int, contentType: String?) -> String {
         let type = contentType.map { " (\($0))" } ?? ""
-        return "courier: the body is \(count) bytes of binary data\(type), not printed to the terminal; redirect stdout to a file to save it: courier request … > FILE"
+        return
+            "courier: the body is \(count) bytes of binary data\(type), not printed to the terminal; redirect stdout to a file to save it: courier request … > FILE"
     }
 }

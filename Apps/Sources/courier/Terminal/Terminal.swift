@@ -1,6 +1,7 @@
 import Courier
 import Foundation
 import HTTPTypes
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

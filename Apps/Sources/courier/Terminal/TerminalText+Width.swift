@@ -43,7 +43,8 @@ extension TerminalText {
     static func isWide(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         guard value >= 0x1100 else { return false }
-        var low = 0, high = wideRanges.count - 1
+        var low = 0
+        var high = wideRanges.count - 1
         while low <= high {
             let middle = (low + high) / 2
             let range = wideRanges[middle]
@@ -61,19 +62,19 @@ extension TerminalText {
     /// Wide and fullwidth blocks, sorted. Ambiguous-width characters (`·`, `…`, `•`) count one
     /// cell, as tmux and most terminals draw them outside CJK locales.
     static let wideRanges: [ClosedRange<UInt32>] = [
-        0x1100...0x115F,    // Hangul Jamo initial consonants
-        0x2329...0x232A,    // angle brackets
-        0x2E80...0x303E,    // CJK radicals, Kangxi, ideographic description, CJK symbols and punctuation
-        0x3041...0x3247,    // Hiragana, Katakana, Bopomofo, Hangul compatibility Jamo, Kanbun, CJK strokes, enclosed
-        0x3250...0x4DBF,    // enclosed CJK, compatibility, CJK extension A
-        0x4E00...0xA4CF,    // CJK unified ideographs, Yi
-        0xA960...0xA97F,    // Hangul Jamo extended A
-        0xAC00...0xD7A3,    // Hangul syllables
-        0xF900...0xFAFF,    // CJK compatibility ideographs
-        0xFE10...0xFE19,    // vertical forms
-        0xFE30...0xFE6F,    // CJK compatibility forms, small form variants
-        0xFF00...0xFF60,    // fullwidth forms
-        0xFFE0...0xFFE6,    // fullwidth signs
+        0x1100...0x115F,  // Hangul Jamo initial consonants
+        0x2329...0x232A,  // angle brackets
+        0x2E80...0x303E,  // CJK radicals, Kangxi, ideographic description, CJK symbols and punctuation
+        0x3041...0x3247,  // Hiragana, Katakana, Bopomofo, Hangul compatibility Jamo, Kanbun, CJK strokes, enclosed
+        0x3250...0x4DBF,  // enclosed CJK, compatibility, CJK extension A
+        0x4E00...0xA4CF,  // CJK unified ideographs, Yi
+        0xA960...0xA97F,  // Hangul Jamo extended A
+        0xAC00...0xD7A3,  // Hangul syllables
+        0xF900...0xFAFF,  // CJK compatibility ideographs
+        0xFE10...0xFE19,  // vertical forms
+        0xFE30...0xFE6F,  // CJK compatibility forms, small form variants
+        0xFF00...0xFF60,  // fullwidth forms
+        0xFFE0...0xFFE6,  // fullwidth signs
         0x16FE0...0x16FE4,  // ideographic symbols
         0x17000...0x18CFF,  // Tangut, Khitan
         0x1AFF0...0x1B2FF,  // Kana extended, supplement, Nushu

@@ -11,7 +11,8 @@ struct CoinCommandCacheTests {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CACHE_HOME"] = cacheHome.path
         let errorFile = cacheHome.appendingPathComponent("err-\(UUID().uuidString)")
-        let status = try await ChildProcess.run(try ChildProcess.courierBinary(), arguments, environment: environment, stderr: .file(errorFile)).status
+        let status = try await ChildProcess.run(try ChildProcess.courierBinary(), arguments, environment: environment, stderr: .file(errorFile))
+            .status
         return (status, String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
     }
 

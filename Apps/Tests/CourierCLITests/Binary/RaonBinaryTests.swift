@@ -35,7 +35,9 @@ import Testing
                 // The processes use this test's stand-in through --base-url, as they would the
                 // real service, rather than each starting a sandbox of its own (CPU the other
                 // suites running beside this one need).
-                let service = ["--base-url", sandbox.baseURL.appendingPathComponent("seoul").absoluteString, "--key", Self.key, "--today", "2026-11-20"]
+                let service = [
+                    "--base-url", sandbox.baseURL.appendingPathComponent("seoul").absoluteString, "--key", Self.key, "--today", "2026-11-20",
+                ]
                 let list = try await Self.courier(["raon", "list", "--json", "--district", "종로구"] + service, dataHome: home)
                 try #require(list.status == 0, "list failed: \(list.errors)")
                 let listed = try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [[String: Any]] ?? []
@@ -49,7 +51,9 @@ import Testing
                     #expect(add.status == 0, "fav add failed: \(add.errors)")
                     #expect(add.output.hasPrefix("★ added"))
                 }
-                #expect(try await NetworkClient().request(sandbox.get("/seoul/_stats"), as: SeoulStats.self).requests == 3 * 5, "each run: the probe and four pages")
+                #expect(
+                    try await NetworkClient().request(sandbox.get("/seoul/_stats"), as: SeoulStats.self).requests == 3 * 5,
+                    "each run: the probe and four pages")
 
                 let favourites = try await Self.courier(["raon", "fav", "list", "--json"], dataHome: home)
                 #expect(favourites.status == 0)
@@ -84,7 +88,10 @@ import Testing
             defer { try? FileManager.default.removeItem(at: home) }
             try await withSandbox { sandbox in
                 let process = try await Self.closedPipeRun(
-                    ["raon", "list", "--base-url", sandbox.baseURL.appendingPathComponent("seoul").absoluteString, "--key", Self.key, "--today", "2026-11-20"], home: home)
+                    [
+                        "raon", "list", "--base-url", sandbox.baseURL.appendingPathComponent("seoul").absoluteString, "--key", Self.key, "--today",
+                        "2026-11-20",
+                    ], home: home)
                 #expect(process == .exited(0))
             }
         }
@@ -106,7 +113,8 @@ import Testing
         static func closedPipeRun(_ arguments: [String], home: URL, input: URL? = nil) async throws -> ChildProcess.Termination {
             var environment = ProcessInfo.processInfo.environment
             environment["XDG_DATA_HOME"] = home.path
-            let child = try ChildProcess(try ChildProcess.courierBinary(), arguments, environment: environment, stdin: input.map { .file($0) } ?? .null, stdout: .pipe)
+            let child = try ChildProcess(
+                try ChildProcess.courierBinary(), arguments, environment: environment, stdin: input.map { .file($0) } ?? .null, stdout: .pipe)
             let reader = try #require(child.output)
             // On a Dispatch thread (the read blocks): read a little, then close the read end
             // while the output (more than a pipe holds) is still being written.

@@ -15,9 +15,10 @@ struct ServeHostNameTests {
     func hostNames() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("serve-names-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let serve = try ChildProcess(try ChildProcess.courierBinary(),
-                                     ["serve", "--port", "0", "--data-dir", data.path, "--host-name", "devbox.test", "--host-name", "DEVBOX2.test"],
-                                     stdout: .pipe, stderr: .pipe)
+        let serve = try ChildProcess(
+            try ChildProcess.courierBinary(),
+            ["serve", "--port", "0", "--data-dir", data.path, "--host-name", "devbox.test", "--host-name", "DEVBOX2.test"],
+            stdout: .pipe, stderr: .pipe)
         let ended = Task { await serve.wait() }
         let watchdog = Task {
             try await Task.sleep(for: .seconds(60))
@@ -46,7 +47,8 @@ struct ServeHostNameTests {
     func portRefused() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("serve-names-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let status = try await ChildProcess.run(try ChildProcess.courierBinary(), ["serve", "--port", "0", "--data-dir", data.path, "--host-name", "devbox.test:8080"])
+        let status = try await ChildProcess.run(
+            try ChildProcess.courierBinary(), ["serve", "--port", "0", "--data-dir", data.path, "--host-name", "devbox.test:8080"])
         #expect(status == .exited(64))
     }
 }

@@ -15,7 +15,8 @@ struct ServeStopTests {
     func serveStopsOnInterrupt() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let serve = try ChildProcess(try ChildProcess.courierBinary(), ["serve", "--port", "0", "--data-dir", data.path], stdout: .pipe, stderr: .pipe)
+        let serve = try ChildProcess(
+            try ChildProcess.courierBinary(), ["serve", "--port", "0", "--data-dir", data.path], stdout: .pipe, stderr: .pipe)
         let ended = Task { await serve.wait() }
         // The log line names the port (on standard error or output, whichever the logger uses).
         let port = await ChildProcess.listeningPort(in: [serve.output, serve.errors].compactMap { $0 }) ?? 0

@@ -24,7 +24,8 @@ extension AccountStore {
     static let maxSpentRefreshTokensPerUser = 200
 
     static func createRefreshTokens(in db: SQLiteConnection) async throws {
-        _ = try await db.query("""
+        _ = try await db.query(
+            """
             CREATE TABLE IF NOT EXISTS refresh_tokens (
                 token_hash TEXT PRIMARY KEY,
                 user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
@@ -49,8 +50,10 @@ extension AccountStore {
     /// token get one rotation and one reuse.
     func rotateRefreshToken(hash: String, replacement: LoginTokenPair.Hashes) async throws -> RefreshRotation {
         try await transaction { db in
-            guard let row = try await db.query(
-                "SELECT user_id, state, expires_at FROM refresh_tokens WHERE token_hash = ?", [.text(hash)]).first,
+            guard
+                let row = try await db.query(
+                    "SELECT user_id, state, expires_at FROM refresh_tokens WHERE token_hash = ?", [.text(hash)]
+                ).first,
                 let userID = row.column("user_id")?.integer, let state = row.column("state")?.string,
                 let expiresAt = row.column("expires_at")?.double
             else { return .unknown }
@@ -82,7 +85,8 @@ extension AccountStore {
             if let refreshHash {
                 userID = try await db.query(
                     "UPDATE refresh_tokens SET state = 'revoked' WHERE token_hash = ? AND state = 'active' RETURNING user_id",
-                    [.text(refreshHash)]).first?.column("user_id")?.integer
+                    [.text(refreshHash)]
+                ).first?.column("user_id")?.integer
             }
             if let accessHash {
                 _ = try await db.query("DELETE FROM tokens WHERE token_hash = ?", [.text(accessHash)])
@@ -97,7 +101,8 @@ extension AccountStore {
         let now = Date().timeIntervalSince1970
         _ = try await db.query("DELETE FROM refresh_tokens WHERE user_id = ? AND expires_at <= ?", [.integer(userID), .float(now)])
         for (states, keep) in [("'active'", maxActiveRefreshTokensPerUser - 1), ("'rotated', 'revoked'", maxSpentRefreshTokensPerUser)] {
-            _ = try await db.query("""
+            _ = try await db.query(
+                """
                 DELETE FROM refresh_tokens WHERE user_id = ? AND state IN (\(states)) AND token_hash NOT IN
                 (SELECT token_hash FROM refresh_tokens WHERE user_id = ? AND state IN (\(states)) ORDER BY created_at DESC LIMIT ?)
                 """, [.integer(userID), .integer(userID), .integer(keep)])

@@ -63,7 +63,8 @@ actor AccountStore {
         try await transaction { db in
             let version = try await db.query("PRAGMA user_version").first?.column("user_version")?.integer ?? 0
             guard version < 1 else { return }
-            _ = try await db.query("""
+            _ = try await db.query(
+                """
                 CREATE TABLE IF NOT EXISTS users (
                     id INTEGER PRIMARY KEY AUTOINCREMENT,
                     username TEXT NOT NULL COLLATE NOCASE UNIQUE,
@@ -76,7 +77,8 @@ actor AccountStore {
                     updated_at REAL NOT NULL
                 ) STRICT
                 """)
-            _ = try await db.query("""
+            _ = try await db.query(
+                """
                 CREATE TABLE IF NOT EXISTS tokens (
                     token_hash TEXT PRIMARY KEY,
                     user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
@@ -107,7 +109,8 @@ actor AccountStore {
     func insertUser(username: String, passwordHash: String, name: String, email: String, age: Int) async throws -> UserRecord? {
         let now = Date().timeIntervalSince1970
         do {
-            let rows = try await query("""
+            let rows = try await query(
+                """
                 INSERT INTO users (username, password_hash, name, email, age, created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING \(Self.userColumns)
                 """, [.text(username), .text(passwordHash), .text(name), .text(email), .integer(age), .float(now), .float(now)])
@@ -131,11 +134,15 @@ actor AccountStore {
 
     /// Changes the given fields; nil when the user does not exist.
     func updateUser(id: Int, name: String?, email: String?, age: Int?) async throws -> UserRecord? {
-        let rows = try await query("""
+        let rows = try await query(
+            """
             UPDATE users SET name = COALESCE(?, name), email = COALESCE(?, email), age = COALESCE(?, age), updated_at = ?
             WHERE id = ? RETURNING \(Self.userColumns)
-            """, [name.map { .text($0) } ?? .null, email.map { .text($0) } ?? .null, age.map { .integer($0) } ?? .null,
-                  .float(Date().timeIntervalSince1970), .integer(id)])
+            """,
+            [
+                name.map { .text($0) } ?? .null, email.map { .text($0) } ?? .null, age.map { .integer($0) } ?? .null,
+                .float(Date().timeIntervalSince1970), .integer(id),
+            ])
         return rows.first.flatMap(Self.user)
     }
 
@@ -156,12 +163,14 @@ actor AccountStore {
     static func storeToken(in db: SQLiteConnection, hash: String, userID: Int, expiresAt: Date) async throws {
         let now = Date().timeIntervalSince1970
         _ = try await db.query("DELETE FROM tokens WHERE user_id = ? AND expires_at <= ?", [.integer(userID), .float(now)])
-        _ = try await db.query("""
+        _ = try await db.query(
+            """
             DELETE FROM tokens WHERE user_id = ? AND token_hash NOT IN
             (SELECT token_hash FROM tokens WHERE user_id = ? ORDER BY created_at DESC LIMIT ?)
             """, [.integer(userID), .integer(userID), .integer(maxTokensPerUser - 1)])
-        _ = try await db.query("INSERT INTO tokens (token_hash, user_id, expires_at, created_at) VALUES (?, ?, ?, ?)",
-                               [.text(hash), .integer(userID), .float(expiresAt.timeIntervalSince1970), .float(now)])
+        _ = try await db.query(
+            "INSERT INTO tokens (token_hash, user_id, expires_at, created_at) VALUES (?, ?, ?, ?)",
+            [.text(hash), .integer(userID), .float(expiresAt.timeIntervalSince1970), .float(now)])
     }
 
     /// Who a token hash belongs to; an expired token is deleted on sight.

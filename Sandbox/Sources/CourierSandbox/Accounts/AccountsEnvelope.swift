@@ -38,8 +38,9 @@ struct AccountsFailure: Error, Sendable, Equatable {
     }
 
     static func unauthorized(_ message: String, error: String = "invalid_token") -> AccountsFailure {
-        AccountsFailure(status: .unauthorized, code: "UNAUTHORIZED", message: message,
-                        headers: [.wwwAuthenticate: "Bearer error=\"\(error)\""])
+        AccountsFailure(
+            status: .unauthorized, code: "UNAUTHORIZED", message: message,
+            headers: [.wwwAuthenticate: "Bearer error=\"\(error)\""])
     }
 
     static let missingToken = AccountsFailure(
@@ -61,44 +62,50 @@ struct AccountsFailure: Error, Sendable, Equatable {
 
     static func methodNotAllowed(allow: [HTTPRequest.Method]) -> AccountsFailure {
         let list = allow.map(\.rawValue).joined(separator: ", ")
-        return AccountsFailure(status: .methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: "허용되지 않은 메서드입니다 (허용: \(list))",
-                               headers: [.allow: list])
+        return AccountsFailure(
+            status: .methodNotAllowed, code: "METHOD_NOT_ALLOWED", message: "허용되지 않은 메서드입니다 (허용: \(list))",
+            headers: [.allow: list])
     }
 
     /// A body that is not declared JSON; `Accept-Post`/`Accept-Patch` say what is (RFC 9110 §15.5.16).
     static func unsupportedMediaType(_ method: HTTPRequest.Method) -> AccountsFailure {
-        let accept: HTTPField.Name? = switch method {
-        case .post: HTTPField.Name("Accept-Post")
-        case .patch: HTTPField.Name("Accept-Patch")
-        default: nil
-        }
+        let accept: HTTPField.Name? =
+            switch method {
+            case .post: HTTPField.Name("Accept-Post")
+            case .patch: HTTPField.Name("Accept-Patch")
+            default: nil
+            }
         var headers: HTTPFields = [:]
         if let accept { headers[accept] = "application/json" }
-        return AccountsFailure(status: .unsupportedMediaType, code: "UNSUPPORTED_MEDIA_TYPE",
-                               message: "Content-Type: application/json이어야 합니다", headers: headers)
+        return AccountsFailure(
+            status: .unsupportedMediaType, code: "UNSUPPORTED_MEDIA_TYPE",
+            message: "Content-Type: application/json이어야 합니다", headers: headers)
     }
 
     static let internalError = AccountsFailure(status: .internalServerError, code: "INTERNAL_ERROR", message: "서버 내부 오류")
 
     static func tooManyAttempts(retryAfter seconds: Int) -> AccountsFailure {
-        AccountsFailure(status: .tooManyRequests, code: "TOO_MANY_REQUESTS",
-                        message: "로그인 시도가 너무 많습니다. \(seconds)초 후에 다시 시도하세요",
-                        headers: [.retryAfter: String(seconds)])
+        AccountsFailure(
+            status: .tooManyRequests, code: "TOO_MANY_REQUESTS",
+            message: "로그인 시도가 너무 많습니다. \(seconds)초 후에 다시 시도하세요",
+            headers: [.retryAfter: String(seconds)])
     }
 
     /// The wrapped error answer.
     var response: Response {
         var headers = self.headers
         headers[.cacheControl] = "no-store"
-        return JSONResponse.make(AccountsEnvelope<NoData>(success: false, code: code, message: message, data: nil),
-                                 status: status, headers: headers)
+        return JSONResponse.make(
+            AccountsEnvelope<NoData>(success: false, code: code, message: message, data: nil),
+            status: status, headers: headers)
     }
 }
 
 extension AccountsEnvelope {
     /// A wrapped success answer.
     static func response(_ data: T?, status: HTTPResponse.Status = .ok, code: String = "OK", message: String) -> Response {
-        JSONResponse.make(AccountsEnvelope(success: true, code: code, message: message, data: data),
-                          status: status, headers: [.cacheControl: "no-store"])
+        JSONResponse.make(
+            AccountsEnvelope(success: true, code: code, message: message, data: data),
+            status: status, headers: [.cacheControl: "no-store"])
     }
 }

@@ -56,7 +56,8 @@ enum AccountsValidation {
         guard value.count <= 254, parts.count == 2, !value.contains(where: { $0.isWhitespace || $0.isNewline }),
             !value.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) })
         else { throw invalid }
-        let local = parts[0], domain = parts[1]
+        let local = parts[0]
+        let domain = parts[1]
         let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
         guard !local.isEmpty, local.count <= 64, labels.count >= 2,
             labels.allSatisfy({ !$0.isEmpty && !$0.hasPrefix("-") && !$0.hasSuffix("-") }),

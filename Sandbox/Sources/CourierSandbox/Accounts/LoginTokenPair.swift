@@ -25,7 +25,8 @@ struct LoginTokenPair: Sendable {
     }
 
     var hashes: Hashes {
-        Hashes(token: LoginTokens.storedHash(of: token), expiresAt: expiresAt,
-               refreshToken: LoginTokens.storedHash(of: refreshToken), refreshExpiresAt: refreshExpiresAt)
+        Hashes(
+            token: LoginTokens.storedHash(of: token), expiresAt: expiresAt,
+            refreshToken: LoginTokens.storedHash(of: refreshToken), refreshExpiresAt: refreshExpiresAt)
     }
 }

@@ -113,9 +113,11 @@ struct UserAPIHandlers: Sendable {
     func update(_ request: Request, context: some RequestContext) async throws(AccountsFailure) -> Response {
         let user = try await ownedUser(request, context: context)
         let input = try UpdateInput(try await body(of: request))
-        guard let updated = try await database({
-            try await store.updateUser(id: user.id, name: input.name, email: input.email, age: input.age)
-        }) else { throw .notFound }
+        guard
+            let updated = try await database({
+                try await store.updateUser(id: user.id, name: input.name, email: input.email, age: input.age)
+            })
+        else { throw .notFound }
         logger.debug("user updated", metadata: ["userId": "\(user.id)"])
         return AccountsEnvelope.response(updated, message: "수정 완료")
     }

@@ -63,10 +63,11 @@ actor AlanLedger {
     func latency(for kind: String) -> Int { latencyMs[kind] ?? latencyMs["other"] ?? 0 }
 
     func stats(clientID: String?) -> AlanStats {
-        AlanStats(questions: questions, streams: streams, resets: resets, quotaRefusals: quotaRefusals,
-                  injectedFailures: injectedFailures, requests: requests, clients: clients.count,
-                  conversationTurns: clientID.map { clients[$0]?.turns ?? 0 }, quotaUsed: clientID.map { clients[$0]?.used ?? 0 },
-                  quota: quota, failNext: failNext, latencyMs: latencyMs, tokenDelayMs: tokenDelayMs)
+        AlanStats(
+            questions: questions, streams: streams, resets: resets, quotaRefusals: quotaRefusals,
+            injectedFailures: injectedFailures, requests: requests, clients: clients.count,
+            conversationTurns: clientID.map { clients[$0]?.turns ?? 0 }, quotaUsed: clientID.map { clients[$0]?.used ?? 0 },
+            quota: quota, failNext: failNext, latencyMs: latencyMs, tokenDelayMs: tokenDelayMs)
     }
 
     func reset() {

@@ -75,9 +75,10 @@ enum AlanModel {
             let quoted = prompt.count > 40 ? String(prompt.prefix(40)) + "…" : prompt
             text = "“\(quoted)”에 대한 샌드박스의 답변이에요. 이 대화의 \(turn)번째 질문이고, it's a deterministic stand-in, not a model.^[490]^"
         }
-        return Answer(actionName: kind == .other ? "" : "search_web",
-                      speak: kind == .other ? "질문의 의도를 이해하고 있어요." : "웹에서 최신 정보를 찾고 있어요.",
-                      tokens: tokens(of: text))
+        return Answer(
+            actionName: kind == .other ? "" : "search_web",
+            speak: kind == .other ? "질문의 의도를 이해하고 있어요." : "웹에서 최신 정보를 찾고 있어요.",
+            tokens: tokens(of: text))
     }
 
     /// The coin's name in `"…"에 대한`, as the report's prompts end; "비트코인" otherwise.

@@ -54,10 +54,11 @@ struct AlanRoutes: SandboxRouteGroup {
             for kind in ["overview", "weekly", "today", "other"] {
                 if let ms = try query.integer("\(kind)Ms", in: 0...120_000) { latencies[kind] = ms }
             }
-            await ledger.configure(quota: try query.integer("quota", in: 0...1_000_000),
-                                   failNext: try query.integer("failNext", in: 0...1000),
-                                   latencies: latencies,
-                                   tokenDelayMs: try query.integer("tokenDelayMs", in: 0...10_000))
+            await ledger.configure(
+                quota: try query.integer("quota", in: 0...1_000_000),
+                failNext: try query.integer("failNext", in: 0...1000),
+                latencies: latencies,
+                tokenDelayMs: try query.integer("tokenDelayMs", in: 0...10_000))
             return JSONResponse.make(await ledger.stats(clientID: nil))
         }
         router.get("/alan/stats") { request, _ in
@@ -94,13 +95,15 @@ struct AlanRoutes: SandboxRouteGroup {
                 return JSONResponse.raw(data, headers: latency > 0 ? [.connection: "close"] : [:])
             }
             let tokenDelay = await ledger.tokenDelayMs
-            return Response(status: .ok, headers: SSERoutes.streamHeaders, body: ResponseBody { writer in
-                try await request.untilClientLeaves(context) {
-                    if latency > 0 { try await Task.sleep(for: .milliseconds(latency)) }
-                    try await AlanStreamWriter(answer: answer, tokenDelayMs: tokenDelay).write(to: &writer)
-                }
-                try await writer.finish(nil)
-            })
+            return Response(
+                status: .ok, headers: SSERoutes.streamHeaders,
+                body: ResponseBody { writer in
+                    try await request.untilClientLeaves(context) {
+                        if latency > 0 { try await Task.sleep(for: .milliseconds(latency)) }
+                        try await AlanStreamWriter(answer: answer, tokenDelayMs: tokenDelay).write(to: &writer)
+                    }
+                    try await writer.finish(nil)
+                })
         }
     }
 

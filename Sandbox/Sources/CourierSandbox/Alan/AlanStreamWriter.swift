@@ -20,9 +20,11 @@ struct AlanStreamWriter {
             id += 1
             return "id: \(id)\nevent: response\ndata: \(PythonLiteral.dict(pairs))\n\n"
         }
-        try await writer.write(ByteBuffer(string: frame([
-            ("type", .text("action")), ("data", .dict([("name", .text(answer.actionName)), ("speak", .text(answer.speak))])),
-        ])))
+        try await writer.write(
+            ByteBuffer(
+                string: frame([
+                    ("type", .text("action")), ("data", .dict([("name", .text(answer.actionName)), ("speak", .text(answer.speak))])),
+                ])))
         var pending = ""
         var count = 0
         for token in answer.tokens {

@@ -12,25 +12,33 @@ enum CoinAnswers {
         ]
         let (symbol, website, launch) = known[subject] ?? (subject, nil, "2017.01.")
         let description = "\(subject)은(는) 블록체인 기반의 디지털 자산입니다. 중앙 기관 없이 네트워크 참여자들이 거래를 검증하며, 'P2P' 방식으로 전송됩니다."
-        return render([("symbol", symbol), ("websiteURL", website), ("launchDate", launch), ("description", description)],
-                      subject: subject, breakage: breakage)
+        return render(
+            [("symbol", symbol), ("websiteURL", website), ("launchDate", launch), ("description", description)],
+            subject: subject, breakage: breakage)
     }
 
     static func weekly(subject: String, breakage: AlanModel.Breakage) -> String {
-        render([
-            ("priceTrend", "\(subject)의 가격은 일주일 동안 약 2.8% 하락하였으며, 113,000달러대에서 변동을 보였습니다."),
-            ("volumeChange", "가격 하락 시기에 '저가 매수' 활동이 늘며 거래량이 일시적으로 증가했습니다."),
-            ("reason", "미국 소비자물가지수(CPI) 발표를 앞둔 경계감과 ETF 자금 유출이 주요 원인입니다."),
-        ], subject: subject, breakage: breakage)
+        render(
+            [
+                ("priceTrend", "\(subject)의 가격은 일주일 동안 약 2.8% 하락하였으며, 113,000달러대에서 변동을 보였습니다."),
+                ("volumeChange", "가격 하락 시기에 '저가 매수' 활동이 늘며 거래량이 일시적으로 증가했습니다."),
+                ("reason", "미국 소비자물가지수(CPI) 발표를 앞둔 경계감과 ETF 자금 유출이 주요 원인입니다."),
+            ], subject: subject, breakage: breakage)
     }
 
     static let articles: [[(String, String?)]] = [
-        [("title", "암호화폐 시가총액 4조 달러 돌파"), ("summary", "시장 전반이 상승세를 이어가고 있습니다."),
-         ("newsSourceURL", "https://kr.beincrypto.com/base-news/124941/")],
-        [("title", "이더리움 4,300달러 돌파, 2021년 말 이후 최고"), ("summary", "기관 매수세가 이어지고 있습니다."),
-         ("newsSourceURL", "https://www.panewslab.com/ko/articles/4431e392-7b32-415d-a4b7-28e1be388e5d")],
-        [("title", "애플 투자 발표에 증시·암호화폐 동반 반등"), ("summary", "위험 자산 선호가 되살아났습니다."),
-         ("newsSourceURL", "http://www.theonetcv.kr/news/articleView.html?idxno=243820")],
+        [
+            ("title", "암호화폐 시가총액 4조 달러 돌파"), ("summary", "시장 전반이 상승세를 이어가고 있습니다."),
+            ("newsSourceURL", "https://kr.beincrypto.com/base-news/124941/"),
+        ],
+        [
+            ("title", "이더리움 4,300달러 돌파, 2021년 말 이후 최고"), ("summary", "기관 매수세가 이어지고 있습니다."),
+            ("newsSourceURL", "https://www.panewslab.com/ko/articles/4431e392-7b32-415d-a4b7-28e1be388e5d"),
+        ],
+        [
+            ("title", "애플 투자 발표에 증시·암호화폐 동반 반등"), ("summary", "위험 자산 선호가 되살아났습니다."),
+            ("newsSourceURL", "http://www.theonetcv.kr/news/articleView.html?idxno=243820"),
+        ],
     ]
 
     static func today(subject: String, breakage: AlanModel.Breakage) -> String {

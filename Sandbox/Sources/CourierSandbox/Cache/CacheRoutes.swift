@@ -59,7 +59,9 @@ struct CacheRoutes: SandboxRouteGroup {
         if let etag { headers[.eTag] = etag }
         // Counted back from the key's first request, so every answer names the same instant.
         let origin = await ledger.origin(key)
-        let lastModified = try query.integer("lastModified", in: 0...(100 * 365 * 86_400)).map { origin.addingTimeInterval(-Double($0).rounded(.down)) }
+        let lastModified = try query.integer("lastModified", in: 0...(100 * 365 * 86_400)).map {
+            origin.addingTimeInterval(-Double($0).rounded(.down))
+        }
         if let lastModified { headers[.lastModified] = Self.format(lastModified) }
         if query.text("expires") == "invalid" {
             headers[.expires] = "0"
@@ -72,7 +74,8 @@ struct CacheRoutes: SandboxRouteGroup {
 
         let inm = request.headers[.ifNoneMatch]
         let ims = request.headers[.ifModifiedSince].flatMap(Self.parse)
-        let matches = (etag != nil && inm?.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == etag || $0 == "*" } == true)
+        let matches =
+            (etag != nil && inm?.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == etag || $0 == "*" } == true)
             || (inm == nil && lastModified != nil && ims != nil && (ims ?? .distantPast) >= (lastModified ?? .distantFuture).addingTimeInterval(-1))
         let hit = await ledger.record(key, conditional: inm != nil || ims != nil, notModified: matches)
         if let hitField = CountedRoutes.hitField { headers[hitField] = String(hit) }

@@ -50,21 +50,23 @@ struct SSERoutes {
             await book.started(plan.key, lastEventID: plan.lastEventID, streaming: false)
             return Response(status: .noContent, headers: [.cacheControl: "no-cache"])
         }
-        return Response(status: .ok, headers: streamHeaders, body: ResponseBody { writer in
-            // Counted once the head is out: a client gone before that never had a stream.
-            await book.started(plan.key, lastEventID: plan.lastEventID, streaming: true)
-            do {
-                try await request.untilClientLeaves(context) { try await plan.write(to: &writer) }
-                try await writer.finish(nil)
-            } catch SandboxFault.droppedOnPurpose {
-                await book.ended(plan.key, .dropped)
-                throw SandboxFault.droppedOnPurpose
-            } catch {
-                await book.ended(plan.key, .disconnected)
-                throw error
-            }
-            await book.ended(plan.key, .completed)
-        })
+        return Response(
+            status: .ok, headers: streamHeaders,
+            body: ResponseBody { writer in
+                // Counted once the head is out: a client gone before that never had a stream.
+                await book.started(plan.key, lastEventID: plan.lastEventID, streaming: true)
+                do {
+                    try await request.untilClientLeaves(context) { try await plan.write(to: &writer) }
+                    try await writer.finish(nil)
+                } catch SandboxFault.droppedOnPurpose {
+                    await book.ended(plan.key, .dropped)
+                    throw SandboxFault.droppedOnPurpose
+                } catch {
+                    await book.ended(plan.key, .disconnected)
+                    throw error
+                }
+                await book.ended(plan.key, .completed)
+            })
     }
 
     static func echo(_ request: Request, context: SandboxRequestContext) async throws -> Response {
@@ -80,17 +82,19 @@ struct SSERoutes {
         }
         let pieceSize = max(1, chunk ?? body.readableBytes)
         let watched = request
-        return Response(status: .ok, headers: streamHeaders, body: ResponseBody { writer in
-            try await watched.untilClientLeaves(context) {
-                var offset = 0
-                while offset < body.readableBytes {
-                    if offset > 0, interval > .zero { try await Task.sleep(for: interval) }
-                    let length = min(pieceSize, body.readableBytes - offset)
-                    try await writer.write(body.getSlice(at: body.readerIndex + offset, length: length) ?? ByteBuffer())
-                    offset += length
+        return Response(
+            status: .ok, headers: streamHeaders,
+            body: ResponseBody { writer in
+                try await watched.untilClientLeaves(context) {
+                    var offset = 0
+                    while offset < body.readableBytes {
+                        if offset > 0, interval > .zero { try await Task.sleep(for: interval) }
+                        let length = min(pieceSize, body.readableBytes - offset)
+                        try await writer.write(body.getSlice(at: body.readerIndex + offset, length: length) ?? ByteBuffer())
+                        offset += length
+                    }
                 }
-            }
-            try await writer.finish(nil)
-        })
+                try await writer.finish(nil)
+            })
     }
 }

@@ -52,18 +52,22 @@ struct FaultRoutes {
             return try Self.gzipped(ByteBuffer(repeating: 0, count: mib * 1024 * 1024), contentType: "application/octet-stream")
         }
         router.get("/drop") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody { writer in
-                try await writer.write(ByteBuffer(string: "[" + String(repeating: "1,", count: 512)))
-                try await Task.sleep(for: .milliseconds(20))
-                throw SandboxFault.droppedOnPurpose
-            })
+            Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: ResponseBody { writer in
+                    try await writer.write(ByteBuffer(string: "[" + String(repeating: "1,", count: 512)))
+                    try await Task.sleep(for: .milliseconds(20))
+                    throw SandboxFault.droppedOnPurpose
+                })
         }
         router.get("/truncated") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(contentLength: 2048) { writer in
-                try await writer.write(ByteBuffer(string: "{\"data\":\"" + String(repeating: "x", count: 503)))
-                try await Task.sleep(for: .milliseconds(20))
-                throw SandboxFault.droppedOnPurpose
-            })
+            Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: ResponseBody(contentLength: 2048) { writer in
+                    try await writer.write(ByteBuffer(string: "{\"data\":\"" + String(repeating: "x", count: 503)))
+                    try await Task.sleep(for: .milliseconds(20))
+                    throw SandboxFault.droppedOnPurpose
+                })
         }
         router.get("/invalid-json") { _, _ in
             JSONResponse.raw(Data(#"{"id": 1, "name": "Courier", "tags": ["a", "#.utf8))
@@ -75,13 +79,15 @@ struct FaultRoutes {
             let query = request.uri.queryParameters
             let bytes = min(query.get("bytes", as: Int.self) ?? 10, 100_000)
             let interval = query.get("intervalMs", as: Int.self) ?? 100
-            return Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: ResponseBody(contentLength: bytes) { writer in
-                for _ in 0..<bytes {
-                    try await writer.write(ByteBuffer(string: "*"))
-                    try await Task.sleep(for: .milliseconds(interval))
-                }
-                try await writer.finish(nil)
-            })
+            return Response(
+                status: .ok, headers: [.contentType: "application/octet-stream"],
+                body: ResponseBody(contentLength: bytes) { writer in
+                    for _ in 0..<bytes {
+                        try await writer.write(ByteBuffer(string: "*"))
+                        try await Task.sleep(for: .milliseconds(interval))
+                    }
+                    try await writer.finish(nil)
+                })
         }
         router.get("/empty/:code") { _, context in
             let code = try context.parameters.require("code", as: Int.self)

@@ -20,35 +20,40 @@ struct HostileRoutes {
     func register(on router: Router<SandboxRequestContext>) {
         router.get("/hostile/gzip-bomb") { request, _ in
             let mib = min(request.uri.queryParameters.get("mib", as: Int.self) ?? 4096, 64 * 1024)
-            return Response(status: .ok, headers: [.contentType: "application/octet-stream", .contentEncoding: "gzip"],
-                            body: Self.gzipBomb(mib: mib))
+            return Response(
+                status: .ok, headers: [.contentType: "application/octet-stream", .contentEncoding: "gzip"],
+                body: Self.gzipBomb(mib: mib))
         }
         router.get("/hostile/endless") { request, _ in
             // `mib` stops it after that many MiB (tests); without it, it never ends.
             let chunks = request.uri.queryParameters.get("mib", as: Int.self).map { max(0, $0) * 16 } ?? .max
-            return Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: ResponseBody { writer in
-                var sent = 0
-                while sent < chunks {
-                    try await writer.write(FaultRoutes.pattern)
-                    sent += 1
-                }
-                try await writer.finish(nil)
-            })
+            return Response(
+                status: .ok, headers: [.contentType: "application/octet-stream"],
+                body: ResponseBody { writer in
+                    var sent = 0
+                    while sent < chunks {
+                        try await writer.write(FaultRoutes.pattern)
+                        sent += 1
+                    }
+                    try await writer.finish(nil)
+                })
         }
         router.get("/hostile/declared") { request, _ in
             let declared = max(0, request.uri.queryParameters.get("bytes", as: Int.self) ?? 4 * 1024 * 1024 * 1024)
             // `send` stops after that many bytes (tests), then cuts the connection: the lie is told.
             let sent = min(declared, max(0, request.uri.queryParameters.get("send", as: Int.self) ?? declared))
-            return Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: ResponseBody(contentLength: declared) { writer in
-                var remaining = sent
-                while remaining > 0 {
-                    let count = min(remaining, FaultRoutes.pattern.readableBytes)
-                    try await writer.write(FaultRoutes.pattern.getSlice(at: 0, length: count) ?? ByteBuffer())
-                    remaining -= count
-                }
-                if sent < declared { throw SandboxFault.droppedOnPurpose }
-                try await writer.finish(nil)
-            })
+            return Response(
+                status: .ok, headers: [.contentType: "application/octet-stream"],
+                body: ResponseBody(contentLength: declared) { writer in
+                    var remaining = sent
+                    while remaining > 0 {
+                        let count = min(remaining, FaultRoutes.pattern.readableBytes)
+                        try await writer.write(FaultRoutes.pattern.getSlice(at: 0, length: count) ?? ByteBuffer())
+                        remaining -= count
+                    }
+                    if sent < declared { throw SandboxFault.droppedOnPurpose }
+                    try await writer.finish(nil)
+                })
         }
         router.get("/hostile/headers") { request, _ in
             let query = request.uri.queryParameters

@@ -12,21 +12,32 @@ extension HackerNewsGenerator {
             let word = Self.words[index % Self.words.count]
             switch index % 20 {
             case 3, 13:
-                record = HackerNewsRecord(id: id, type: "story", by: author(), time: time, text: "How do you \(phrase(5))?<p>I&#x27;ve tried \(phrase(4)).", title: "Ask HN: How do you \(phrase(4))?")
+                record = HackerNewsRecord(
+                    id: id, type: "story", by: author(), time: time, text: "How do you \(phrase(5))?<p>I&#x27;ve tried \(phrase(4)).",
+                    title: "Ask HN: How do you \(phrase(4))?")
             case 5, 15:
-                record = HackerNewsRecord(id: id, type: "story", by: author(), time: time, url: "https://github.com/\(author())/\(word)-\(index)", title: "Show HN: \(word.capitalized), a \(phrase(3))")
+                record = HackerNewsRecord(
+                    id: id, type: "story", by: author(), time: time, url: "https://github.com/\(author())/\(word)-\(index)",
+                    title: "Show HN: \(word.capitalized), a \(phrase(3))")
             case 7:
-                record = HackerNewsRecord(id: id, type: "job", by: author(), time: time, url: index % 40 == 7 ? "" : "https://jobs.example.com/\(index)", title: "Example (YC S\(10 + index % 15)) is hiring a \(word) engineer")
+                record = HackerNewsRecord(
+                    id: id, type: "job", by: author(), time: time, url: index % 40 == 7 ? "" : "https://jobs.example.com/\(index)",
+                    title: "Example (YC S\(10 + index % 15)) is hiring a \(word) engineer")
                 if record.url == "" { record.text = "We&#x27;re hiring.<p>Write to jobs@example.com" }
             case 11 where index % 100 == 11:
                 let parts = (1...3).map { 44_000_000 + index * 10 + $0 }
                 for (offset, part) in parts.enumerated() {
-                    records[part] = HackerNewsRecord(id: part, type: "pollopt", by: pollAuthor(id), time: time, text: "Option \(offset + 1): \(phrase(2))", poll: id, score: random(200))
+                    records[part] = HackerNewsRecord(
+                        id: part, type: "pollopt", by: pollAuthor(id), time: time, text: "Option \(offset + 1): \(phrase(2))", poll: id,
+                        score: random(200))
                 }
-                record = HackerNewsRecord(id: id, type: "poll", by: pollAuthor(id), time: time, text: "", title: "Poll: Which \(word) do you use?", parts: parts)
+                record = HackerNewsRecord(
+                    id: id, type: "poll", by: pollAuthor(id), time: time, text: "", title: "Poll: Which \(word) do you use?", parts: parts)
             default:
                 let host = ["nytimes.com", "www.bbc.co.uk", "arxiv.org", "blog.example.org", "lwn.net"][index % 5]
-                record = HackerNewsRecord(id: id, type: "story", by: author(), time: time, url: "https://\(host)/\(word)/\(index)", title: "The \(phrase(3)) of \(word) (\(2000 + index % 25))")
+                record = HackerNewsRecord(
+                    id: id, type: "story", by: author(), time: time, url: "https://\(host)/\(word)/\(index)",
+                    title: "The \(phrase(3)) of \(word) (\(2000 + index % 25))")
             }
             record.score = 1 + random(900)
             if record.type != "job" {
@@ -50,8 +61,10 @@ extension HackerNewsGenerator {
     func pollAuthor(_ id: Int) -> String { Self.authors[id % Self.authors.count] }
 
     mutating func addFixtures() {
-        for fixture in [HackerNewsFixtures.dropboxStory, HackerNewsFixtures.norvigComment, HackerNewsFixtures.askStory,
-                        HackerNewsFixtures.job, HackerNewsFixtures.poll, HackerNewsFixtures.valleywagOption] + HackerNewsFixtures.pollOptions {
+        for fixture in [
+            HackerNewsFixtures.dropboxStory, HackerNewsFixtures.norvigComment, HackerNewsFixtures.askStory,
+            HackerNewsFixtures.job, HackerNewsFixtures.poll, HackerNewsFixtures.valleywagOption,
+        ] + HackerNewsFixtures.pollOptions {
             records[fixture.id] = fixture
         }
         records[8863]?.kids = HackerNewsFixtures.dropboxKids
@@ -105,9 +118,11 @@ extension HackerNewsGenerator {
         var users = HackerNewsFixtures.users
         for (index, name) in Self.authors.enumerated() {
             let submitted = records.values.filter { $0.by == name }.map(\.id).sorted(by: >).prefix(30)
-            users.append(HackerNewsUserRecord(id: name, created: 1_200_000_000 + index * 86_400 * 30, karma: 100 + index * 731,
-                                              about: index % 3 == 0 ? "I write about <i>\(Self.words[index])</i>.<p>https:&#x2F;&#x2F;\(name).example.com" : nil,
-                                              submitted: Array(submitted)))
+            users.append(
+                HackerNewsUserRecord(
+                    id: name, created: 1_200_000_000 + index * 86_400 * 30, karma: 100 + index * 731,
+                    about: index % 3 == 0 ? "I write about <i>\(Self.words[index])</i>.<p>https:&#x2F;&#x2F;\(name).example.com" : nil,
+                    submitted: Array(submitted)))
         }
         return users
     }

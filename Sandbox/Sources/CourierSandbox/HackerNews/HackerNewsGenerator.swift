@@ -13,10 +13,14 @@ struct HackerNewsGenerator {
     /// Newest generated time (2025-11-23).
     let now = 1_763_880_000
 
-    static let authors = ["ada", "bwk", "dmr", "grace", "kay", "lamport", "liskov", "mccarthy", "hopper", "knuth",
-                          "wirth", "ritchie", "thompson", "hoare", "dijkstra", "backus", "minsky", "engelbart", "cerf", "kahn"]
-    static let words = ["swift", "server", "latency", "cache", "compiler", "database", "network", "async", "thread",
-                        "kernel", "terminal", "editor", "protocol", "packet", "queue", "index", "query", "vector", "linux", "release"]
+    static let authors = [
+        "ada", "bwk", "dmr", "grace", "kay", "lamport", "liskov", "mccarthy", "hopper", "knuth",
+        "wirth", "ritchie", "thompson", "hoare", "dijkstra", "backus", "minsky", "engelbart", "cerf", "kahn",
+    ]
+    static let words = [
+        "swift", "server", "latency", "cache", "compiler", "database", "network", "async", "thread",
+        "kernel", "terminal", "editor", "protocol", "packet", "queue", "index", "query", "vector", "linux", "release",
+    ]
 
     mutating func random(_ bound: Int) -> Int { generator.below(bound) }
 
@@ -51,7 +55,8 @@ struct HackerNewsGenerator {
     }
 
     mutating func comment(id: Int, parent: Int, time: Int, kids: [Int]) -> HackerNewsRecord {
-        var record = HackerNewsRecord(id: id, type: "comment", by: author(), time: time, text: commentHTML(id), parent: parent, kids: kids.isEmpty ? nil : kids)
+        var record = HackerNewsRecord(
+            id: id, type: "comment", by: author(), time: time, text: commentHTML(id), parent: parent, kids: kids.isEmpty ? nil : kids)
         if id % 37 == 0 {
             record.deleted = true
             record.by = nil

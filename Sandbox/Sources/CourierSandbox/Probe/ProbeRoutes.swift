@@ -30,22 +30,24 @@ struct ProbeRoutes {
         router.get("/probe/slow/:ms") { _, context in
             let ms = min(try context.parameters.require("ms", as: Int.self), 60_000)
             await counter.enter()
-            return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody { writer in
-                let end = ContinuousClock.now + .milliseconds(ms)
-                do {
-                    while ContinuousClock.now < end {
-                        try await writer.write(ByteBuffer(string: " "))
-                        try await Task.sleep(for: .milliseconds(10))
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: ResponseBody { writer in
+                    let end = ContinuousClock.now + .milliseconds(ms)
+                    do {
+                        while ContinuousClock.now < end {
+                            try await writer.write(ByteBuffer(string: " "))
+                            try await Task.sleep(for: .milliseconds(10))
+                        }
+                        try await writer.write(ByteBuffer(string: #"{"done":true}"#))
+                        try await writer.finish(nil)
+                        await counter.leave()
+                    } catch {
+                        await counter.leave()
+                        await counter.disconnected()
+                        throw error
                     }
-                    try await writer.write(ByteBuffer(string: #"{"done":true}"#))
-                    try await writer.finish(nil)
-                    await counter.leave()
-                } catch {
-                    await counter.leave()
-                    await counter.disconnected()
-                    throw error
-                }
-            })
+                })
         }
         router.get("/probe/stats") { _, _ in JSONResponse.make(await counter.snapshot()) }
         router.post("/probe/reset") { _, _ in

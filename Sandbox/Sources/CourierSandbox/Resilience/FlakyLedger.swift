@@ -22,10 +22,11 @@ actor FlakyLedger {
         let elapsed = now - entry.firstRequest
         entry.stats.attempts += 1
         entry.stats.attemptTimesMs.append(Int(elapsed / .milliseconds(1)))
-        let fails = switch rule {
-        case .firstRequests(let n): entry.stats.attempts <= n
-        case .window(let window): elapsed < window
-        }
+        let fails =
+            switch rule {
+            case .firstRequests(let n): entry.stats.attempts <= n
+            case .window(let window): elapsed < window
+            }
         if fails { entry.stats.failures += 1 } else { entry.stats.successes += 1 }
         entries[key] = entry
         return (entry.stats.attempts, fails)

@@ -32,13 +32,14 @@ struct SeoulDataset: Sendable {
         let title = SeoulNames.title(category: category, district: district.name, random: &random)
         let place = SeoulNames.place(district: district.name, random: &random)
         let startOffset = random.below(600) - 365
-        let length: Int = switch category {
-        case "전시/미술": 14 + random.below(120)
-        case "교육/체험": random.below(60)
-        case let festival where festival.hasPrefix("축제"): 1 + random.below(10)
-        case "영화": random.below(14)
-        default: random.below(4) == 0 ? random.below(30) : 0
-        }
+        let length: Int =
+            switch category {
+            case "전시/미술": 14 + random.below(120)
+            case "교육/체험": random.below(60)
+            case let festival where festival.hasPrefix("축제"): 1 + random.below(10)
+            case "영화": random.below(14)
+            default: random.below(4) == 0 ? random.below(30) : 0
+            }
         let start = CivilDay.text(anchor + startOffset)
         let end = CivilDay.text(anchor + startOffset + length)
         let isFree = random.below(100) < 45

@@ -87,7 +87,8 @@ struct SeoulRoutes: SandboxRouteGroup {
 
     private static func respond(_ segments: [String], ledger: SeoulLedger) async -> Response {
         guard segments.count >= 3 else { return result("ERROR-300", xml: false) }
-        let key = segments[0], type = segments[1].lowercased()
+        let key = segments[0]
+        let type = segments[1].lowercased()
         guard type == "json" || type == "xml" else { return result("ERROR-301", xml: false) }
         let xml = type == "xml"
         guard segments[2] == "culturalEventInfo" else { return result("ERROR-310", xml: xml) }
@@ -111,16 +112,21 @@ struct SeoulRoutes: SandboxRouteGroup {
         }
         let filter = segments.dropFirst(5).map { $0.trimmingCharacters(in: .whitespaces) } + ["", "", ""]
         let dataset = await ledger.dataset
-        let matching = filter.allSatisfy(\.isEmpty) ? Array(dataset.rows.indices) : dataset.rows.indices.filter { index in
-            let row = dataset.rows[index]
-            if !filter[0].isEmpty, row["CODENAME"] != filter[0] { return false }
-            if !filter[1].isEmpty, row["TITLE"]?.contains(filter[1]) != true { return false }
-            if !filter[2].isEmpty {
-                let day = String(filter[2].prefix(10))
-                guard let first = row["STRTDATE"]?.prefix(10), let last = row["END_DATE"]?.prefix(10), first <= day, day <= last else { return false }
+        let matching =
+            filter.allSatisfy(\.isEmpty)
+            ? Array(dataset.rows.indices)
+            : dataset.rows.indices.filter { index in
+                let row = dataset.rows[index]
+                if !filter[0].isEmpty, row["CODENAME"] != filter[0] { return false }
+                if !filter[1].isEmpty, row["TITLE"]?.contains(filter[1]) != true { return false }
+                if !filter[2].isEmpty {
+                    let day = String(filter[2].prefix(10))
+                    guard let first = row["STRTDATE"]?.prefix(10), let last = row["END_DATE"]?.prefix(10), first <= day, day <= last else {
+                        return false
+                    }
+                }
+                return true
             }
-            return true
-        }
         guard start <= matching.count else { return result("INFO-200", xml: xml) }
         let page = matching[(start - 1)..<min(end, matching.count)]
         if xml { return SeoulXML.rows(page.map { dataset.rows[$0] }, total: matching.count) }
@@ -144,7 +150,8 @@ enum SeoulXML {
     }
 
     static func rows(_ rows: [[String: String]], total: Int) -> Response {
-        var text = "<culturalEventInfo>\n<list_total_count>\(total)</list_total_count>\n<RESULT>\n<CODE>INFO-000</CODE>\n<MESSAGE><![CDATA[정상 처리되었습니다]]></MESSAGE>\n</RESULT>\n"
+        var text =
+            "<culturalEventInfo>\n<list_total_count>\(total)</list_total_count>\n<RESULT>\n<CODE>INFO-000</CODE>\n<MESSAGE><![CDATA[정상 처리되었습니다]]></MESSAGE>\n</RESULT>\n"
         for row in rows {
             text += "<row>\n"
             for (key, value) in row.sorted(by: { $0.key < $1.key }) { text += "<\(key)>\(escape(value))</\(key)>\n" }

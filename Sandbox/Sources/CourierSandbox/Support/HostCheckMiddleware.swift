@@ -27,7 +27,8 @@ struct HostCheckMiddleware<Context: ConnectionRequestContext>: RouterMiddleware 
         }
         // The port the client actually dialled: with port 0 the sandbox learns its own only when bound.
         guard names.allows(authority[...], port: context.channel.localAddress?.port) else {
-            let message = "this sandbox answers only to \(names.names.sorted().joined(separator: ", ")) at its port "
+            let message =
+                "this sandbox answers only to \(names.names.sorted().joined(separator: ", ")) at its port "
                 + "(more names: courier serve --host-name NAME); this request was for Host: \(authority)"
             return JSONResponse.make(Refusal(error: "misdirected_request", message: message), status: .misdirectedRequest)
         }

@@ -19,7 +19,9 @@ enum JSONResponse {
     }
 
     /// `data` as a JSON body.
-    static func raw(_ data: Data, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:], contentType: String = "application/json; charset=utf-8") -> Response {
+    static func raw(
+        _ data: Data, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:], contentType: String = "application/json; charset=utf-8"
+    ) -> Response {
         var fields = headers
         fields[.contentType] = contentType
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))

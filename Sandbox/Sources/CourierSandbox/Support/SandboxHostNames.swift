@@ -37,7 +37,8 @@ struct SandboxHostNames: Sendable, Equatable {
     /// `host[:port]` or `[v6][:port]` → host and port; nil when the value is neither (a port
     /// that is empty, not digits or over 65535; two colons outside brackets; userinfo).
     static func split(_ authority: Substring) -> (host: Substring, port: Int?)? {
-        let host: Substring, rest: Substring
+        let host: Substring
+        let rest: Substring
         if authority.hasPrefix("[") {
             guard let close = authority.firstIndex(of: "]") else { return nil }
             host = authority[...close]

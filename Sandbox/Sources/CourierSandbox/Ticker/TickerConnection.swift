@@ -30,7 +30,10 @@ final class TickerConnection: Sendable {
     }
 
     func run(_ inbound: WebSocketInboundStream) async throws {
-        hub.record { $0.opened += 1; $0.open += 1 }
+        hub.record {
+            $0.opened += 1
+            $0.open += 1
+        }
         defer { hub.record { $0.open -= 1 } }
         let reader = Task { await self.read(inbound) }
         defer { reader.cancel() }
@@ -86,7 +89,8 @@ final class TickerConnection: Sendable {
         do {
             for try await message in inbound.messages(maxSize: 1 << 16) {
                 guard let codes = Self.codes(in: message) else {
-                    try await outbound.writeTextMessage(#"{"error":{"name":"WRONG_FORMAT","message":"expected [{\"ticket\":…},{\"type\":\"ticker\",\"codes\":[…]}]"}}"#)
+                    try await outbound.writeTextMessage(
+                        #"{"error":{"name":"WRONG_FORMAT","message":"expected [{\"ticket\":…},{\"type\":\"ticker\",\"codes\":[…]}]"}}"#)
                     continue
                 }
                 hub.record { $0.subscriptions += 1 }

@@ -26,7 +26,8 @@ struct TickerRoutes {
                 return Response(
                     status: refused ? .serviceUnavailable : .upgradeRequired,
                     headers: [.contentType: "text/plain; charset=utf-8"],
-                    body: .init(byteBuffer: ByteBuffer(string: refused ? "handshake refused (fault knob)\n" : "a WebSocket endpoint: connect with ws://\n")))
+                    body: .init(
+                        byteBuffer: ByteBuffer(string: refused ? "handshake refused (fault knob)\n" : "a WebSocket endpoint: connect with ws://\n")))
             }
         }
         router.post("/ticker/faults") { request, _ in
@@ -69,7 +70,10 @@ struct TickerRoutes {
             try await connection.run(inbound)
         }
         router.ws("/ws/echo", shouldUpgrade: { _, _ in hub.admitHandshake() ? .upgrade([:]) : .dontUpgrade }) { inbound, outbound, _ in
-            hub.record { $0.opened += 1; $0.open += 1 }
+            hub.record {
+                $0.opened += 1
+                $0.open += 1
+            }
             defer { hub.record { $0.open -= 1 } }
             for try await message in inbound.messages(maxSize: 16 << 20) {
                 switch message {

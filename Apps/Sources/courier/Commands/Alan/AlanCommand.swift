@@ -2,6 +2,7 @@ import AlanAPI
 import ArgumentParser
 import Courier
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -34,7 +35,8 @@ struct AlanAskCommand: AsyncParsableCommand {
 
     @Argument(help: "The question.") var prompt: String
     @Flag(name: .long, help: "Stream tokens as they arrive.") var stream = false
-    @Option(name: .long, help: "The task whose key to use (general, coin-report, dashboard-briefing, …).") var task: String = AlanTask.general.rawValue
+    @Option(name: .long, help: "The task whose key to use (general, coin-report, dashboard-briefing, …).") var task: String = AlanTask.general
+        .rawValue
     @OptionGroup var options: AlanOptions
 
     func validate() throws {

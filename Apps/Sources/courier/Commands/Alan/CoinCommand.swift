@@ -37,7 +37,8 @@ struct CoinReportCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print one JSON object (also the default when stdout is not a terminal).") var json = false
     @Flag(name: .long, help: "Print one line per state change: elapsed ms, section, state.") var timeline = false
     @Flag(name: .long, help: "Do not read or write the overview cache.") var noCache = false
-    @Option(name: .long, help: "With --sandbox: the stand-in's time per section in ms, overview,weekly,today.") var sandboxLatency: String = "600,150,80"
+    @Option(name: .long, help: "With --sandbox: the stand-in's time per section in ms, overview,weekly,today.") var sandboxLatency: String =
+        "600,150,80"
     @OptionGroup var options: AlanOptions
 
     func validate() throws {
@@ -62,7 +63,8 @@ struct CoinReportCommand: AsyncParsableCommand {
     func overviewCache() -> StorageCoinOverviewCache? {
         let folder = DiskCacheStorage.defaultDirectory(named: "alan")
         do {
-            return StorageCoinOverviewCache(storage: try DiskCacheStorage(directory: options.sandbox ? folder.appendingPathComponent("sandbox") : folder))
+            return StorageCoinOverviewCache(
+                storage: try DiskCacheStorage(directory: options.sandbox ? folder.appendingPathComponent("sandbox") : folder))
         } catch {
             Terminal.error("(no overview cache: cannot use \(folder.path): \(error.localizedDescription))")
             return nil

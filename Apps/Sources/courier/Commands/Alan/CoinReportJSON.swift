@@ -20,7 +20,8 @@ enum CoinReportJSON {
         init(_ state: FetchState<Value>) {
             switch state {
             case .success(let value): self = .value(value)
-            case .loading: self = .error(ErrorJSON(case: "loading", statusCode: nil, state: "loading", log: "still loading", message: "still loading"))
+            case .loading:
+                self = .error(ErrorJSON(case: "loading", statusCode: nil, state: "loading", log: "still loading", message: "still loading"))
             case .cancel(let error): self = .error(ErrorJSON(error, state: "cancel"))
             case .failure(let error): self = .error(ErrorJSON(error, state: "failure"))
             }
@@ -55,8 +56,9 @@ enum CoinReportJSON {
         }
 
         init(_ error: NetworkError, state: String) {
-            self.init(case: error.caseName, statusCode: error.statusCode, state: state,
-                      log: error.log(file: "courier", function: "coin report"), message: error.userMessage(in: .preferred))
+            self.init(
+                case: error.caseName, statusCode: error.statusCode, state: state,
+                log: error.log(file: "courier", function: "coin report"), message: error.userMessage(in: .preferred))
         }
     }
 

@@ -3,6 +3,7 @@ import Courier
 import CourierConcurrency
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -145,13 +146,19 @@ final class CoinReportScreen: Sendable {
             return [("심볼 \(safe(overview.symbol)) · 웹사이트 \(site) · 최초 발행 \(safe(overview.launchDate))", plain), (safe(overview.description), plain)]
         case .weekly:
             guard let weekly = snapshot.weekly.value else { return [] }
-            return [("가격 추이: \(safe(weekly.priceTrend))", plain), ("거래량 변화: \(safe(weekly.volumeChange))", plain), ("원인: \(safe(weekly.reason))", plain)]
+            return [
+                ("가격 추이: \(safe(weekly.priceTrend))", plain), ("거래량 변화: \(safe(weekly.volumeChange))", plain), ("원인: \(safe(weekly.reason))", plain),
+            ]
         case .today:
             guard let today = snapshot.today.value else { return [] }
             // A news item's wrapped lines start under its text, not under the bullet.
-            return [(safe(today.summaryOfTodaysMarketSentiment), plain)] + today.articles.map { article in
-                ("• \(safe(article.title)) — \(safe(article.summary)) \(article.sourceHost.map { link($0, article.newsSourceURL) } ?? "")", "      ")
-            }
+            return [(safe(today.summaryOfTodaysMarketSentiment), plain)]
+                + today.articles.map { article in
+                    (
+                        "• \(safe(article.title)) — \(safe(article.summary)) \(article.sourceHost.map { link($0, article.newsSourceURL) } ?? "")",
+                        "      "
+                    )
+                }
         }
     }
 

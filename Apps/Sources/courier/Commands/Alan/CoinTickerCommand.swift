@@ -5,6 +5,7 @@ import CourierWebSocket
 import Foundation
 import Logging
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -15,20 +15,23 @@ struct CoinTickerScreen {
 
     /// One line for `ticker`: code, price, arrow and change, coloured when `colour`.
     static func line(_ ticker: UpbitTicker, colour: Bool) -> String {
-        let arrow = switch ticker.change {
-        case .rise: "▲"
-        case .fall: "▼"
-        case .even: "-"
-        }
+        let arrow =
+            switch ticker.change {
+            case .rise: "▲"
+            case .fall: "▼"
+            case .even: "-"
+            }
         let rate = String(format: "%+.2f%%", ticker.signedChangeRate * 100)
         let change = (ticker.signedChangePrice >= 0 ? "+" : "") + price(ticker.signedChangePrice)
-        let text = "\(TerminalText.escaped(ticker.code).padding(toLength: 10, withPad: " ", startingAt: 0)) \(price(ticker.tradePrice).leftPadded(to: 16)) KRW  \(arrow) \(rate.leftPadded(to: 7))  \(change.leftPadded(to: 12))"
+        let text =
+            "\(TerminalText.escaped(ticker.code).padding(toLength: 10, withPad: " ", startingAt: 0)) \(price(ticker.tradePrice).leftPadded(to: 16)) KRW  \(arrow) \(rate.leftPadded(to: 7))  \(change.leftPadded(to: 12))"
         guard colour else { return text }
-        let code = switch ticker.change {
-        case .rise: "\u{1B}[31m"
-        case .fall: "\u{1B}[34m"
-        case .even: ""
-        }
+        let code =
+            switch ticker.change {
+            case .rise: "\u{1B}[31m"
+            case .fall: "\u{1B}[34m"
+            case .even: ""
+            }
         return code.isEmpty ? text : code + text + "\u{1B}[0m"
     }
 

@@ -39,7 +39,9 @@ struct HackerNewsOptions: ParsableArguments {
     @OptionGroup var caching: CacheOptions
 
     func validate() throws {
-        if caching.offline, sandbox { throw ValidationError("--offline reads the cache of earlier runs; the --sandbox stand-in gets a new address each run") }
+        if caching.offline, sandbox {
+            throw ValidationError("--offline reads the cache of earlier runs; the --sandbox stand-in gets a new address each run")
+        }
         guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be 1…64") }
         guard (0...60_000).contains(latencyMs) else { throw ValidationError("--latency-ms must be 0…60000") }
         _ = try rootURL()

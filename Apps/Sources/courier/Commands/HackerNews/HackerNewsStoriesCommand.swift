@@ -22,7 +22,9 @@ struct HackerNewsStoriesCommand: AsyncParsableCommand {
     @OptionGroup var options: HackerNewsOptions
 
     func validate() throws {
-        guard StoryList(rawValue: list) != nil else { throw ValidationError("--list must be one of: \(StoryList.allCases.map(\.rawValue).joined(separator: ", "))") }
+        guard StoryList(rawValue: list) != nil else {
+            throw ValidationError("--list must be one of: \(StoryList.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         guard (1...500).contains(limit) else { throw ValidationError("--limit must be 1…500") }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HackerNewsAPI
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -43,14 +44,15 @@ enum HackerNewsTerminal {
         // `time` comes from the server: any Int, so the difference must not trap.
         let (difference, overflow) = Int(now.timeIntervalSince1970).subtractingReportingOverflow(time)
         let seconds = overflow ? 0 : max(0, difference)
-        let (value, unit): (Int, String) = switch seconds {
-        case ..<60: (seconds, "second")
-        case ..<3600: (seconds / 60, "minute")
-        case ..<86_400: (seconds / 3600, "hour")
-        case ..<(86_400 * 30): (seconds / 86_400, "day")
-        case ..<(86_400 * 365): (seconds / (86_400 * 30), "month")
-        default: (seconds / (86_400 * 365), "year")
-        }
+        let (value, unit): (Int, String) =
+            switch seconds {
+            case ..<60: (seconds, "second")
+            case ..<3600: (seconds / 60, "minute")
+            case ..<86_400: (seconds / 3600, "hour")
+            case ..<(86_400 * 30): (seconds / 86_400, "day")
+            case ..<(86_400 * 365): (seconds / (86_400 * 30), "month")
+            default: (seconds / (86_400 * 365), "year")
+            }
         return "\(value) \(unit)\(value == 1 ? "" : "s") ago"
     }
 

@@ -8,7 +8,8 @@ struct HackerNewsUserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
         abstract: "A user's profile (names are case-sensitive).",
-        discussion: "JSON fields: id, created (Unix seconds), karma, about (plain text or null), submitted (ids, newest first).\nExample: courier hn user pg --sandbox"
+        discussion:
+            "JSON fields: id, created (Unix seconds), karma, about (plain text or null), submitted (ids, newest first).\nExample: courier hn user pg --sandbox"
     )
 
     @Argument(help: "The user name.") var name: String
@@ -27,7 +28,9 @@ struct HackerNewsUserCommand: AsyncParsableCommand {
                 return
             }
             let created = Date(timeIntervalSince1970: TimeInterval(user.created))
-            var lines = ["\(user.id) · karma \(user.karma) · joined \(created.formatted(.iso8601.year().month().day())) (\(HackerNewsTerminal.age(user.created)))"]
+            var lines = [
+                "\(user.id) · karma \(user.karma) · joined \(created.formatted(.iso8601.year().month().day())) (\(HackerNewsTerminal.age(user.created)))"
+            ]
             if let about = user.about, !about.isEmpty { lines.append("\n" + about + "\n") }
             lines.append("\(user.submitted?.count ?? 0) submissions" + (user.submitted?.first.map { ", latest #\($0)" } ?? ""))
             Terminal.output(lines.joined(separator: "\n"))  // the profile's text: escaped on a terminal

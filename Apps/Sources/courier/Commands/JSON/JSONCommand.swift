@@ -15,11 +15,11 @@ struct JSONCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Extract (and repair) the JSON in an LLM answer read from standard input.",
             discussion: """
-            Prints the JSON compact on one line. Exit status: 0 when JSON was extracted, \
-            14 when the answer has no usable JSON (the model's text is printed on standard error), \
-            64 when the schema file cannot be read or is not a schema.
-            \(ExitCodes.help)
-            """
+                Prints the JSON compact on one line. Exit status: 0 when JSON was extracted, \
+                14 when the answer has no usable JSON (the model's text is printed on standard error), \
+                64 when the schema file cannot be read or is not a schema.
+                \(ExitCodes.help)
+                """
         )
 
         @Option(name: .long, help: ArgumentHelp("A JSON Schema file the JSON should fit.", valueName: "FILE"))

@@ -4,6 +4,7 @@ import CourierConcurrency
 import CourierSandbox
 import Foundation
 import SeoulCultureAPI
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,7 +26,9 @@ struct RaonCommand: AsyncParsableCommand {
             Example: courier raon list --sandbox --today 2026-11-20 --category 클래식 --free
             \(ExitCodes.help)
             """,
-        subcommands: [RaonListCommand.self, RaonShowCommand.self, RaonCalendarCommand.self, RaonFavCommand.self, RaonRemindCommand.self, RaonExportCommand.self]
+        subcommands: [
+            RaonListCommand.self, RaonShowCommand.self, RaonCalendarCommand.self, RaonFavCommand.self, RaonRemindCommand.self, RaonExportCommand.self,
+        ]
     )
 }
 

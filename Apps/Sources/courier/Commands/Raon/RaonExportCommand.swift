@@ -13,7 +13,8 @@ struct RaonExportCommand: AsyncParsableCommand {
     @OptionGroup var options: RaonOptions
     @Argument(help: "The .ics file to write.") var file: String
     @Argument(help: "Program ids (from `list`).") var ids: [String] = []
-    @Flag(name: .customLong("all-favourites"), help: "Export every favourite (from the saved copies; no key or network needed).") var allFavourites = false
+    @Flag(name: .customLong("all-favourites"), help: "Export every favourite (from the saved copies; no key or network needed).") var allFavourites =
+        false
 
     func validate() throws {
         if allFavourites, !ids.isEmpty { throw ValidationError("give either program ids or --all-favourites, not both") }

@@ -57,10 +57,12 @@ struct RaonFavCommand: AsyncParsableCommand {
             let (favourites, unreadable) = try await store.contents()
             try await store.close()
             if !unreadable.isEmpty {
-                Terminal.error("warning: \(unreadable.count) saved favourite(s) cannot be read and are not shown: \(unreadable.joined(separator: ", "))")
+                Terminal.error(
+                    "warning: \(unreadable.count) saved favourite(s) cannot be read and are not shown: \(unreadable.joined(separator: ", "))")
             }
             if options.json { return Terminal.outputJSON(RaonFormat.json(favourites)) }
-            Terminal.output(favourites.isEmpty ? "No favourites yet: courier raon fav add ID" : favourites.map(RaonFormat.line).joined(separator: "\n"))
+            Terminal.output(
+                favourites.isEmpty ? "No favourites yet: courier raon fav add ID" : favourites.map(RaonFormat.line).joined(separator: "\n"))
         }
     }
 }

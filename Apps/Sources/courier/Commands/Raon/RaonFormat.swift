@@ -34,7 +34,8 @@ enum RaonFormat {
 
     /// Naver and Kakao map links for the coordinates (when known) and a web search for the place.
     static func mapLinks(_ program: CulturalProgram) -> [(String, URL?)] {
-        let place = program.place.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+,/?"))) ?? ""
+        let place =
+            program.place.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+,/?"))) ?? ""
         var links: [(String, URL?)] = []
         if let latitude = program.latitude, let longitude = program.longitude {
             links.append(("naver map", URL(string: "https://map.naver.com/?lat=\(latitude)&lng=\(longitude)&title=\(place)")))
@@ -79,10 +80,21 @@ enum RaonFormat {
         var organization, target: String
 
         init(_ p: CulturalProgram) {
-            id = p.id; title = p.title; category = p.category; district = p.district; place = p.place
-            startDate = p.startDate.description; endDate = p.endDate.description; isFree = p.isFree; fee = p.fee
-            latitude = p.latitude; longitude = p.longitude; homepage = p.homepage?.absoluteString; imageURL = p.imageURL?.absoluteString
-            organization = p.organization; target = p.target
+            id = p.id
+            title = p.title
+            category = p.category
+            district = p.district
+            place = p.place
+            startDate = p.startDate.description
+            endDate = p.endDate.description
+            isFree = p.isFree
+            fee = p.fee
+            latitude = p.latitude
+            longitude = p.longitude
+            homepage = p.homepage?.absoluteString
+            imageURL = p.imageURL?.absoluteString
+            organization = p.organization
+            target = p.target
         }
     }
 

@@ -65,7 +65,8 @@ struct RaonCalendarCommand: AsyncParsableCommand {
 
     func run() async throws {
         let today = try options.day()
-        var year = today.year, monthNumber = today.month
+        var year = today.year
+        var monthNumber = today.month
         if let month {
             let parts = month.split(separator: "-")
             guard parts.count == 2, let y = Int(parts[0]), let m = Int(parts[1]), SeoulDay(year: y, month: m, day: 1) != nil else {

@@ -15,8 +15,10 @@ struct AdHocEndpoint: Endpoint {
 
     /// Splits `url` into a base (scheme, host, port), decoded path segments and query items,
     /// adds `extraQuery`, and attaches `json` (or raw `data` of type `dataType`) as the body.
-    init(method: String, url text: String, headers: [String: String], extraQuery: [(String, String)], json: String?, timeout: Duration?,
-         secrets: [String] = [], data: String? = nil, dataType: String = "application/octet-stream") throws {
+    init(
+        method: String, url text: String, headers: [String: String], extraQuery: [(String, String)], json: String?, timeout: Duration?,
+        secrets: [String] = [], data: String? = nil, dataType: String = "application/octet-stream"
+    ) throws {
         guard let parts = URLEndpoint.parts(of: text) else { throw CLIError.usage("'\(text)' is not an http:// or https:// URL") }
         self.baseURL = parts.baseURL
         self.pathSegments = parts.pathSegments

@@ -47,8 +47,13 @@ struct RequestCommand: AsyncParsableCommand {
     var words: [String]
     @Option(name: [.customShort("X"), .customLong("request")], help: "The method (as curl -X): GET, POST, PUT, PATCH, DELETE …")
     var requestMethod: String?
-    @Option(name: [.customShort("H"), .long], help: "A header 'Name: value', or @FILE for the headers in FILE, one a line, as curl -H @FILE (repeatable; a token is safer in a file than in `ps`).") var header: [String] = []
-    @Option(name: .long, help: "A query item name=value, or name@FILE for the value in FILE (one line), encoded for you (repeatable).") var query: [String] = []
+    @Option(
+        name: [.customShort("H"), .long],
+        help:
+            "A header 'Name: value', or @FILE for the headers in FILE, one a line, as curl -H @FILE (repeatable; a token is safer in a file than in `ps`)."
+    ) var header: [String] = []
+    @Option(name: .long, help: "A query item name=value, or name@FILE for the value in FILE (one line), encoded for you (repeatable).") var query:
+        [String] = []
     @Option(name: .long, help: "A JSON body (POST unless a method is named).") var json: String?
     @Option(name: .long, help: "Seconds before giving up (default 30); with --stream, seconds of silence.") var timeout: Double = 30
     @Flag(name: [.short, .long], help: "Also print the request and response lines and headers on stderr (secrets redacted).") var verbose = false
@@ -57,7 +62,10 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Attempts in all, through the retry middleware (e.g. 3); default 1.") var retry: Int = 1
     @Flag(name: .long, help: "Read the answer as server-sent events; print each as a JSON line as it arrives.") var stream = false
     @Option(name: .long, help: "Keep responses in an HTTP cache on disk in this directory (shared by processes).") var cache: String?
-    @Option(name: [.short, .long], help: "A raw body (POST unless a method is named); its type from --header 'Content-Type: …' (default application/octet-stream).") var data: String?
+    @Option(
+        name: [.short, .long],
+        help: "A raw body (POST unless a method is named); its type from --header 'Content-Type: …' (default application/octet-stream).") var data:
+        String?
     @Flag(name: [.short, .long], help: "Print the head (status line, header fields) before the body, as curl -i does.") var include = false
     @Flag(name: [.customShort("L"), .long], help: "Follow redirects (the default; accepted for curl's habit).") var location = false
     @Flag(name: .long, help: "Do not follow redirects: print the 3xx answer itself.") var noLocation = false
@@ -65,7 +73,8 @@ struct RequestCommand: AsyncParsableCommand {
 
     /// The method and the URL from the positional words, -X, and the body options.
     func target() throws -> (method: String, url: String) {
-        let method: String?, url: String
+        let method: String?
+        let url: String
         switch words.count {
         case 1: (method, url) = (nil, words[0])
         case 2: (method, url) = (words[0], words[1])
@@ -95,7 +104,8 @@ struct RequestCommand: AsyncParsableCommand {
             guard let separator = item.firstIndex(where: { $0 == "=" || $0 == "@" }) else {
                 throw ValidationError("--query '\(item)' must look like name=value or name@FILE")
             }
-            let name = String(item[..<separator]), rest = String(item[item.index(after: separator)...])
+            let name = String(item[..<separator])
+            let rest = String(item[item.index(after: separator)...])
             extraQuery.append((name, item[separator] == "=" ? rest : try SecretSource.read(rest, option: "--query \(name)@")))
         }
         let (method, url) = try target()
@@ -106,12 +116,14 @@ struct RequestCommand: AsyncParsableCommand {
         do {
             let dataType = headers.first { $0.key.lowercased() == "content-type" }?.value
             if data != nil, let name = headers.keys.first(where: { $0.lowercased() == "content-type" }) { headers[name] = nil }
-            endpoint = try AdHocEndpoint(method: method, url: url, headers: headers, extraQuery: extraQuery, json: json,
-                                         timeout: .milliseconds(Int(timeout * 1000)), data: data, dataType: dataType ?? "application/octet-stream")
+            endpoint = try AdHocEndpoint(
+                method: method, url: url, headers: headers, extraQuery: extraQuery, json: json,
+                timeout: .milliseconds(Int(timeout * 1000)), data: data, dataType: dataType ?? "application/octet-stream")
         } catch let error as CLIError {
             throw ValidationError(error.description)
         }
-        var configuration = NetworkClient.Configuration(transport: transport == "urlsession" ? URLSessionClientTransport.shared : HTTPClientTransport.shared)
+        var configuration = NetworkClient.Configuration(
+            transport: transport == "urlsession" ? URLSessionClientTransport.shared : HTTPClientTransport.shared)
         if noLocation { configuration.redirects = .none }
         if allowInsecure, let host = endpoint.baseURL.host { configuration.insecureHostsAllowed.insert(host.lowercased()) }
         if retry > 1 {

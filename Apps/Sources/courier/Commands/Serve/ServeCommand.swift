@@ -18,9 +18,12 @@ struct ServeCommand: AsyncParsableCommand {
     )
 
     @Option(name: .long, help: "Port to listen on.") var port: Int = 8080
-    @Option(name: .long, help: "Interface to bind (loopback by default); unless 0.0.0.0 or ::, also a name it answers to.") var host: String = "127.0.0.1"
-    @Option(name: .customLong("host-name"), help: ArgumentHelp(
-        "Another name clients may use in Host, e.g. the machine's LAN name (repeatable; no port).", valueName: "name"))
+    @Option(name: .long, help: "Interface to bind (loopback by default); unless 0.0.0.0 or ::, also a name it answers to.") var host: String =
+        "127.0.0.1"
+    @Option(
+        name: .customLong("host-name"),
+        help: ArgumentHelp(
+            "Another name clients may use in Host, e.g. the machine's LAN name (repeatable; no port).", valueName: "name"))
     var hostNames: [String] = []
     @Option(name: .long, help: "Where the accounts database lives (default: $XDG_DATA_HOME/courier or ~/.local/share/courier).") var dataDir: String?
 
@@ -48,7 +51,9 @@ struct ServeCommand: AsyncParsableCommand {
             return logger
         }()
         // The address to type: a wildcard is not one (and its Host would be refused), an IPv6 one goes in brackets.
-        let host = ["0.0.0.0", "::", ""].contains(self.host) ? "127.0.0.1" : self.host.contains(":") && !self.host.hasPrefix("[") ? "[\(self.host)]" : self.host
+        let host =
+            ["0.0.0.0", "::", ""].contains(self.host)
+            ? "127.0.0.1" : self.host.contains(":") && !self.host.hasPrefix("[") ? "[\(self.host)]" : self.host
         try await SandboxServer.run(options: options, logger: logger) { port in
             logger.info("sandbox listening on http://\(host):\(port) (data: \(directory.path)) — Ctrl-C to stop")
         }

@@ -40,8 +40,10 @@ struct UsersLoginCommand: AsyncParsableCommand {
             let login = try await accounts.login(username: username, password: secret)
             let until = login.expiresAt.map { $0.formatted(.iso8601) }
             if options.json {
-                return UsersOutput.json(LoginSummary(server: accounts.server.absoluteString, userId: login.userId, username: username,
-                                                     message: login.message, expiresAt: until, tokenSaved: login.token != nil))
+                return UsersOutput.json(
+                    LoginSummary(
+                        server: accounts.server.absoluteString, userId: login.userId, username: username,
+                        message: login.message, expiresAt: until, tokenSaved: login.token != nil))
             }
             return "✓ \(login.message): \(username) (#\(login.userId)) on \(accounts.server.absoluteString)"
                 + (until.map { ", token valid until \($0)" } ?? ", no token (this server does not issue one)")
@@ -63,7 +65,8 @@ struct UsersLoginCommand: AsyncParsableCommand {
 struct UsersLogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logout", abstract: "Log out: revoke the login on the server and forget it here.",
-        discussion: "The server is asked to revoke the refresh token (and the access token); the saved login is deleted here even when the server cannot be reached."
+        discussion:
+            "The server is asked to revoke the refresh token (and the access token); the saved login is deleted here even when the server cannot be reached."
     )
 
     @OptionGroup var options: UsersOptions
@@ -74,7 +77,8 @@ struct UsersLogoutCommand: AsyncParsableCommand {
             let session = await accounts.session
             try await accounts.logout()
             if options.json { return UsersOutput.json(["loggedOut": session != nil]) }
-            return session.map { "✓ logged out \($0.username) from \(accounts.server.absoluteString)" } ?? "not logged in to \(accounts.server.absoluteString)"
+            return session.map { "✓ logged out \($0.username) from \(accounts.server.absoluteString)" }
+                ?? "not logged in to \(accounts.server.absoluteString)"
         }
     }
 }

@@ -14,9 +14,11 @@ enum UsersOutput {
             if json { Terminal.outputJSON(text) } else { Terminal.output(text) }
         } catch let error as AccountsError {
             if json {
-                Terminal.outputJSON(Self.json(ErrorOutput(error: .init(status: error.statusCode, code: code(of: error), message: error.userMessage(in: .preferred)))))
+                Terminal.outputJSON(
+                    Self.json(ErrorOutput(error: .init(status: error.statusCode, code: code(of: error), message: error.userMessage(in: .preferred)))))
             } else {
-                Terminal.error("✗ " + error.userMessage(in: .preferred).replacingOccurrences(of: "\n", with: " ") + hint(for: error, loginHint: loginHint))
+                Terminal.error(
+                    "✗ " + error.userMessage(in: .preferred).replacingOccurrences(of: "\n", with: " ") + hint(for: error, loginHint: loginHint))
             }
             throw ExitCode(exitCode(for: error))
         }
@@ -53,9 +55,12 @@ enum UsersOutput {
 
     /// A person-readable account.
     static func table(_ user: UserResponse) -> String {
-        [("id", "\(user.id)"), ("username", user.username), ("name", user.name), ("email", user.email), ("age", "\(user.age)"), ("status", user.status)]
-            .map { "  \($0.0.padding(toLength: 9, withPad: " ", startingAt: 0))\($0.1)" }
-            .joined(separator: "\n")
+        [
+            ("id", "\(user.id)"), ("username", user.username), ("name", user.name), ("email", user.email), ("age", "\(user.age)"),
+            ("status", user.status),
+        ]
+        .map { "  \($0.0.padding(toLength: 9, withPad: " ", startingAt: 0))\($0.1)" }
+        .joined(separator: "\n")
     }
 
     /// Pretty, sorted JSON.

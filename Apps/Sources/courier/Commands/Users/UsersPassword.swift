@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -12,8 +13,13 @@ struct UsersPasswordOptions: ParsableArguments {
     /// The environment variable a password may come from.
     static let environmentName = "COURIER_PASSWORD"
 
-    @Option(name: .long, help: "The password (visible in shell history and `ps`; prefer the prompt, --password-file, --password-stdin or $COURIER_PASSWORD).") var password: String?
-    @Option(name: .customLong("password-file"), help: ArgumentHelp("Read the password from this file (one line; the line break is dropped).", valueName: "path")) var passwordFile: String?
+    @Option(
+        name: .long,
+        help: "The password (visible in shell history and `ps`; prefer the prompt, --password-file, --password-stdin or $COURIER_PASSWORD).")
+    var password: String?
+    @Option(
+        name: .customLong("password-file"),
+        help: ArgumentHelp("Read the password from this file (one line; the line break is dropped).", valueName: "path")) var passwordFile: String?
     @Flag(name: .long, help: "Read the password from the first line of stdin.") var passwordStdin = false
 
     func validate() throws {
@@ -29,8 +35,10 @@ struct UsersPasswordOptions: ParsableArguments {
             guard let line = readLine(strippingNewline: true), !line.isEmpty else { throw ValidationError("--password-stdin: stdin had no password") }
             return line
         }
-        if let given = try SecretSource.resolve(flag: password, flagName: "--password", file: passwordFile, fileName: "--password-file",
-                                                environment: [Self.environmentName], from: environment) {
+        if let given = try SecretSource.resolve(
+            flag: password, flagName: "--password", file: passwordFile, fileName: "--password-file",
+            environment: [Self.environmentName], from: environment)
+        {
             return given
         }
         guard isatty(STDIN_FILENO) == 1 else {
