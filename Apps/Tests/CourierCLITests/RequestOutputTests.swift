@@ -100,6 +100,7 @@ struct RequestOutputTests {
             let kept = try await Self.courier(["request", base + "/redirect/1", "--no-location", "--include"])
             let head = String(decoding: kept.output.prefix(40), as: UTF8.self)
             #expect(head.hasPrefix("HTTP/1.1 302"), "\(head) \(kept.errors)")
+            #expect(kept.status == .exited(0), "the redirect asked for is no error: \(kept.errors)")
 
             let posted = try await Self.courier(["request", base + "/echo", "--data", "a=1"])
             #expect(posted.status == .exited(0), "\(posted.errors)")

@@ -151,13 +151,13 @@ struct RequestCommand: AsyncParsableCommand {
             if include {
                 BodyPrinter.showHead(Self.head(response.head))
                 BodyPrinter.show(response.body, contentType: response.headers[.contentType], pretty: pretty)
-                if let error = response.statusError {
+                if let error = statusError(of: response) {
                     Terminal.error(redactor.text(error.log()))
                     throw ExitCode(ExitCodes.code(for: error.family))
                 }
                 return
             }
-            if let error = response.statusError { throw error }
+            if let error = statusError(of: response) { throw error }
             BodyPrinter.show(response.body, contentType: response.headers[.contentType], pretty: pretty)
         } catch let error as NetworkError {
             if verbose { Terminal.error("> \(endpoint.method.rawValue) \(redactor.url(endpoint.baseURL.absoluteString + endpoint.path))") }
@@ -165,6 +165,13 @@ struct RequestCommand: AsyncParsableCommand {
             Terminal.error(error.userMessage(in: .preferred))
             throw ExitCode(ExitCodes.code(for: error.family))
         }
+    }
+
+    /// What the answer's status means here: with --no-location, a redirect is the answer asked
+    /// for (exit 0, as curl without -L), not an error.
+    func statusError(of response: NetworkResponse) -> NetworkError? {
+        if noLocation, (300..<400).contains(response.statusCode) { return nil }
+        return response.statusError
     }
 
     /// `--header` values with each `@FILE` replaced by the non-empty lines of FILE.
