@@ -164,21 +164,24 @@ let package = Package(
         ),
 
         // Tests. Run them all with `Scripts/test.sh` (every trait on, every package of the repository).
+        // This repository's own test support (the sandbox started per test, the in-memory lane,
+        // loopback sockets, child processes) — not a product. `CourierTesting` is the product
+        // for users' tests of their own code.
         .target(
-            name: "CourierTestSupport",
+            name: "IntegrationTestSupport",
             dependencies: [
                 "Courier", "CourierAsyncHTTPClient",
                 .product(name: "CourierSandbox", package: "Sandbox"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ],
-            path: "Tests/CourierTestSupport",
+            path: "Tests/IntegrationTestSupport",
             swiftSettings: strict
         ),
         .testTarget(
             name: "CourierTests",
             dependencies: [
-                "Courier", "CourierAsyncHTTPClient", "CourierTesting", "CourierTestSupport",
+                "Courier", "CourierAsyncHTTPClient", "CourierTesting", "IntegrationTestSupport",
                 .product(name: "CourierSandbox", package: "Sandbox"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -199,30 +202,34 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierLLMTests",
-            dependencies: ["CourierTestSupport", "CourierLLM", "CourierLLMAdapter", "Courier", .product(name: "CourierSandbox", package: "Sandbox")],
+            dependencies: [
+                "IntegrationTestSupport", "CourierLLM", "CourierLLMAdapter", "Courier", .product(name: "CourierSandbox", package: "Sandbox"),
+            ],
             resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "CourierConcurrencyTests",
-            dependencies: ["CourierConcurrency", "Courier", "CourierTestSupport", .product(name: "CourierSandbox", package: "Sandbox")],
+            dependencies: ["CourierConcurrency", "Courier", "IntegrationTestSupport", .product(name: "CourierSandbox", package: "Sandbox")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "CourierCombineTests",
-            dependencies: ["CourierTestSupport", "CourierCombine", "Courier", .product(name: "CourierSandbox", package: "Sandbox")],
+            dependencies: ["IntegrationTestSupport", "CourierCombine", "Courier", .product(name: "CourierSandbox", package: "Sandbox")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "AccountsAPITests",
-            dependencies: ["CourierTestSupport", "AccountsAPI", "Courier", "CourierTesting", .product(name: "CourierSandbox", package: "Sandbox")],
+            dependencies: [
+                "IntegrationTestSupport", "AccountsAPI", "Courier", "CourierTesting", .product(name: "CourierSandbox", package: "Sandbox"),
+            ],
             swiftSettings: strict
         ),
         // The sandbox server's own tests (its package is used by path; they share the test support).
         .testTarget(
             name: "CourierSandboxTests",
             dependencies: [
-                "CourierTestSupport", "CourierTesting",
+                "IntegrationTestSupport", "CourierTesting",
                 .product(name: "CourierSandbox", package: "Sandbox"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -232,14 +239,14 @@ let package = Package(
         .testTarget(
             name: "HackerNewsAPITests",
             dependencies: [
-                "CourierTestSupport", "HackerNewsAPI", "Courier", "CourierConcurrency", .product(name: "CourierSandbox", package: "Sandbox"),
+                "IntegrationTestSupport", "HackerNewsAPI", "Courier", "CourierConcurrency", .product(name: "CourierSandbox", package: "Sandbox"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "AlanAPITests",
             dependencies: [
-                "AlanAPI", "Courier", "CourierLLM", "CourierConcurrency", "CourierTestSupport", "CourierTesting",
+                "AlanAPI", "Courier", "CourierLLM", "CourierConcurrency", "IntegrationTestSupport", "CourierTesting",
                 .product(name: "CourierSandbox", package: "Sandbox"),
             ],
             swiftSettings: strict
@@ -247,7 +254,7 @@ let package = Package(
         .testTarget(
             name: "SeoulCultureAPITests",
             dependencies: [
-                "SeoulCultureAPI", "CourierTestSupport", "CourierTesting", "CourierConcurrency", "Courier",
+                "SeoulCultureAPI", "IntegrationTestSupport", "CourierTesting", "CourierConcurrency", "Courier",
                 .product(name: "CourierSandbox", package: "Sandbox"),
             ],
             swiftSettings: strict
@@ -255,7 +262,7 @@ let package = Package(
         .testTarget(
             name: "CourierWebSocketTests",
             dependencies: [
-                "CourierWebSocket", "Courier", "CourierTestSupport", "CourierTesting",
+                "CourierWebSocket", "Courier", "IntegrationTestSupport", "CourierTesting",
                 .product(name: "CourierSandbox", package: "Sandbox"),
                 .product(name: "WSClient", package: "swift-websocket", condition: .when(traits: ["WebSocket"])),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -165,23 +165,23 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // The library's test support (the same sources: Tests/CourierTestSupport is a link to
+        // The library's test support (the same sources: Tests/IntegrationTestSupport is a link to
         // the root's), for the tests of the command-line tool.
         .target(
-            name: "CourierTestSupport",
+            name: "IntegrationTestSupport",
             dependencies: courier + [
                 sandbox,
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ],
-            path: "Tests/CourierTestSupport",
+            path: "Tests/IntegrationTestSupport",
             swiftSettings: strict
         ),
         // The command-line tool: its terminal layer through @testable import, and the built
         // binary run as a person runs it.
         .testTarget(
             name: "CourierCLITests",
-            dependencies: courier + ["courier", "CourierTestSupport", sandbox, library("HackerNewsAPI")],
+            dependencies: courier + ["courier", "IntegrationTestSupport", sandbox, library("HackerNewsAPI")],
             swiftSettings: strict
         ),
     ]

@@ -30,6 +30,9 @@ let package = Package(
             name: "CourierSandbox",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // The in-memory sandbox (InMemorySandbox): the router run without a socket.
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),

@@ -13,11 +13,11 @@
 # UseSynthesizedInitializer (explicit initializers keep `public`/documented parameter order).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Apps/Tests/CourierTestSupport is a link to Tests/CourierTestSupport: each file once. The docs'
+# Apps/Tests/IntegrationTestSupport is a link to Tests/IntegrationTestSupport: each file once. The docs'
 # sample files (Tests/CourierDocsTests/*Samples.swift) are not formatted: each holds its
 # article's Swift samples line for line (DocsSyncTests), formatted as the article shows them.
 files=()
-while IFS= read -r file; do files+=("$file"); done < <(git ls-files '*.swift' | grep -v -e '^Apps/Tests/CourierTestSupport/' -e '^Tests/CourierDocsTests/.*Samples\.swift$')
+while IFS= read -r file; do files+=("$file"); done < <(git ls-files '*.swift' | grep -v -e '^Apps/Tests/IntegrationTestSupport/' -e '^Tests/CourierDocsTests/.*Samples\.swift$')
 if [ "${1:-}" = "--fix" ]; then swift format format --in-place --parallel "${files[@]}"; fi
 swift format lint --strict --parallel "${files[@]}"
 echo "lint: ${#files[@]} files, swift format lint --strict clean"

@@ -1,9 +1,9 @@
 import AccountsAPI
 import Courier
-import CourierTestSupport
 import CourierTesting
 import Foundation
 import HTTPTypes
+import IntegrationTestSupport
 import Logging
 import Testing
 

@@ -1,9 +1,9 @@
 import AlanAPI
 import Courier
 import CourierSandbox
-import CourierTestSupport
 import CourierTesting
 import Foundation
+import IntegrationTestSupport
 import Testing
 
 /// The Alan client against the sandbox's stand-in, over real sockets.

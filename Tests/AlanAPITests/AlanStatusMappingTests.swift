@@ -1,8 +1,8 @@
 import AlanAPI
 import Courier
-import CourierTestSupport
 import Foundation
 import HTTPTypes
+import IntegrationTestSupport
 import Testing
 
 /// The seed app's status table, now `StatusMapping.alan`, against a real server.

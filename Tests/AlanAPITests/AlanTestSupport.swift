@@ -1,8 +1,8 @@
 import AlanAPI
 import Courier
 import CourierSandbox
-import CourierTestSupport
 import Foundation
+import IntegrationTestSupport
 import Logging
 
 /// The stand-in's root on a running sandbox.

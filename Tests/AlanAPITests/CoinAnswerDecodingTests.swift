@@ -1,8 +1,8 @@
 import AlanAPI
 import Courier
 import CourierSandbox
-import CourierTestSupport
 import Foundation
+import IntegrationTestSupport
 import Testing
 
 /// The seeds' broken answers, served by the stand-in, decode into the coin DTOs.

@@ -2,9 +2,9 @@ import AlanAPI
 import Courier
 import CourierConcurrency
 import CourierSandbox
-import CourierTestSupport
 import CourierTesting
 import Foundation
+import IntegrationTestSupport
 import Synchronization
 import Testing
 

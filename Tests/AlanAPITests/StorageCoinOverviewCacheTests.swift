@@ -1,9 +1,9 @@
 import AlanAPI
 import Courier
 import CourierSandbox
-import CourierTestSupport
 import CourierTesting
 import Foundation
+import IntegrationTestSupport
 import Testing
 
 /// The coin report's overview kept in an HTTP cache's disk storage.

@@ -1,6 +1,6 @@
 #if Combine  // the `Combine` trait: Package.swift
 import Courier
-import CourierTestSupport
+import IntegrationTestSupport
 import CourierCombine
 import CourierSandbox
 import Foundation

@@ -1,5 +1,5 @@
 import Courier
-import CourierTestSupport
+import IntegrationTestSupport
 import Testing
 
 @testable import CourierConcurrency

@@ -2,8 +2,8 @@ import Courier
 import CourierLLM
 import CourierLLMAdapter
 import CourierSandbox
-import CourierTestSupport
 import Foundation
+import IntegrationTestSupport
 import Testing
 
 /// Typed server-sent events decoded through CourierLLM's tolerant decoding — the Alan API streams

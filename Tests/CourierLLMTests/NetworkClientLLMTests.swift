@@ -2,8 +2,8 @@ import Courier
 import CourierLLM
 import CourierLLMAdapter
 import CourierSandbox
-import CourierTestSupport
 import Foundation
+import IntegrationTestSupport
 import Testing
 
 /// `request(_:as:)` decodes LLM answers through CourierLLM when the endpoint says so — over a real

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import CourierSandbox
-import CourierTestSupport
 import Foundation
+import IntegrationTestSupport
 import Testing
 
 /// `/counted/{key}`: hits, concurrency and disconnects, for de-duplication tests.

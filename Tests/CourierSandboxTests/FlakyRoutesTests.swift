@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import CourierSandbox
-import CourierTestSupport
 import Foundation
+import IntegrationTestSupport
 import Testing
 
 /// `/flaky/{key}`: failures, then success, as a retrying client sees them.

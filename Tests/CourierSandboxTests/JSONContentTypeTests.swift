@@ -1,5 +1,5 @@
-import CourierTestSupport
 import Foundation
+import IntegrationTestSupport
 import Testing
 
 @testable import CourierSandbox

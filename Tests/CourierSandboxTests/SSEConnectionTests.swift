@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import CourierSandbox
-import CourierTestSupport
 import Foundation
+import IntegrationTestSupport
 import NIOCore
 import Testing
 

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import CourierSandbox
-import CourierTestSupport
 import Foundation
+import IntegrationTestSupport
 import Testing
 
 /// The bytes of `/sse/events`: fields, line endings, BOM, retry, resume.

@@ -1,7 +1,7 @@
 import Courier
 import CourierSandbox
-import CourierTestSupport
 import Foundation
+import IntegrationTestSupport
 import Testing
 
 /// One endpoint `enum`, any server: the client's base URL replaces the endpoint's.
@@ -20,10 +20,10 @@ struct BaseURLTests {
         var task: HTTPTask { .requestParameters(["q": "서울 문화+행사"], encoding: .url) }
     }
 
-    @Test("the client's base URL replaces scheme, host, port and base path", arguments: TransportKind.allCases)
+    @Test("the client's base URL replaces scheme, host, port and base path", arguments: TransportKind.lanes)
     func rebased(_ kind: TransportKind) async throws {
-        try await withSandbox { sandbox in
-            let client = NetworkClient(configuration: .init(baseURL: sandbox.baseURL, transport: kind.make()))
+        try await withSandbox(lane: kind) { sandbox in
+            let client = NetworkClient(configuration: .init(baseURL: sandbox.baseURL, transport: sandbox.transport))
             let echo: Echo = try await client.request(MirroredAPI.search("서울"))
             #expect(echo.pathSegments == ["echo", "search", "서울"])
             #expect(echo.query == [["q", "서울 문화+행사"]])

@@ -1,6 +1,6 @@
 import Courier
-import CourierTestSupport
 import Foundation
+import IntegrationTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -9,10 +9,10 @@ import FoundationNetworking
 
 @Suite("Buffered and streamed bodies")
 struct BodyPathTests {
-    @Test("with and without a middleware, the same request gives the same status, headers and bytes", arguments: TransportKind.allCases)
+    @Test("with and without a middleware, the same request gives the same status, headers and bytes", arguments: TransportKind.lanes)
     func samePaths(_ kind: TransportKind) async throws {
-        try await withSandbox { sandbox in
-            let transport = kind.make()
+        try await withSandbox(lane: kind) { sandbox in
+            let transport = sandbox.transport
             let direct = NetworkClient(transport: transport)
             let streamed = NetworkClient(transport: transport, middlewares: [PassThroughMiddleware()])
             for path in ["/json", "/bytes/300000", "/gzip", "/empty/204"] {

@@ -1,8 +1,8 @@
 import Courier
 import CourierAsyncHTTPClient
 import CourierSandbox
-import CourierTestSupport
 import Foundation
+import IntegrationTestSupport
 import OpenAPIRuntime
 import Testing
 

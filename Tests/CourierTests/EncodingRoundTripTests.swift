@@ -1,7 +1,7 @@
 import Courier
 import CourierSandbox
-import CourierTestSupport
 import Foundation
+import IntegrationTestSupport
 import Testing
 
 /// Every `HTTPTask` form and encoding, through a real server, on both transports.
@@ -15,10 +15,10 @@ struct EncodingRoundTripTests {
         var score: Int
     }
 
-    @Test("query parameters survive: Korean, +, &, =, /, emoji", arguments: TransportKind.allCases)
+    @Test("query parameters survive: Korean, +, &, =, /, emoji", arguments: TransportKind.lanes)
     func queryParameters(_ kind: TransportKind) async throws {
-        try await withSandbox { sandbox in
-            let client = NetworkClient(transport: kind.make())
+        try await withSandbox(lane: kind) { sandbox in
+            let client = NetworkClient(transport: sandbox.transport)
             var parameters: RequestParameters = [:]
             for (index, value) in Self.tricky.enumerated() { parameters["k\(index)"] = value }
             parameters["키 이름+&="] = "값"
@@ -42,10 +42,10 @@ struct EncodingRoundTripTests {
         }
     }
 
-    @Test("path segments survive percent-encoding", arguments: TransportKind.allCases)
+    @Test("path segments survive percent-encoding", arguments: TransportKind.lanes)
     func pathSegments(_ kind: TransportKind) async throws {
-        try await withSandbox { sandbox in
-            let client = NetworkClient(transport: kind.make())
+        try await withSandbox(lane: kind) { sandbox in
+            let client = NetworkClient(transport: sandbox.transport)
             let segments = ["echo", "서울 문화", "a+b&c=d", "🚀", "50%", "a/b"]
             let echo = try await client.request(
                 TestEndpoint(baseURL: sandbox.baseURL, path: "", segments: segments),
@@ -55,10 +55,10 @@ struct EncodingRoundTripTests {
         }
     }
 
-    @Test("JSON Encodable body with a composite query", arguments: TransportKind.allCases)
+    @Test("JSON Encodable body with a composite query", arguments: TransportKind.lanes)
     func jsonBodyWithQuery(_ kind: TransportKind) async throws {
-        try await withSandbox { sandbox in
-            let client = NetworkClient(transport: kind.make())
+        try await withSandbox(lane: kind) { sandbox in
+            let client = NetworkClient(transport: sandbox.transport)
             let article = Article(title: "비트코인 +10% & \"rally\" 🚀", tags: ["a/b", "c=d"], score: 42)
             let echo = try await client.request(
                 TestEndpoint(
@@ -75,10 +75,10 @@ struct EncodingRoundTripTests {
         }
     }
 
-    @Test("form encoding", arguments: TransportKind.allCases)
+    @Test("form encoding", arguments: TransportKind.lanes)
     func formBody(_ kind: TransportKind) async throws {
-        try await withSandbox { sandbox in
-            let client = NetworkClient(transport: kind.make())
+        try await withSandbox(lane: kind) { sandbox in
+            let client = NetworkClient(transport: sandbox.transport)
             let echo = try await client.request(
                 TestEndpoint(
                     baseURL: sandbox.baseURL, path: "/echo", method: .put,
@@ -90,10 +90,10 @@ struct EncodingRoundTripTests {
         }
     }
 
-    @Test("JSON parameter encoding", arguments: TransportKind.allCases)
+    @Test("JSON parameter encoding", arguments: TransportKind.lanes)
     func jsonParameters(_ kind: TransportKind) async throws {
-        try await withSandbox { sandbox in
-            let client = NetworkClient(transport: kind.make())
+        try await withSandbox(lane: kind) { sandbox in
+            let client = NetworkClient(transport: sandbox.transport)
             let echo = try await client.request(
                 TestEndpoint(
                     baseURL: sandbox.baseURL, path: "/echo", method: .patch,
@@ -108,10 +108,10 @@ struct EncodingRoundTripTests {
         }
     }
 
-    @Test("raw data with its content type", arguments: TransportKind.allCases)
+    @Test("raw data with its content type", arguments: TransportKind.lanes)
     func rawData(_ kind: TransportKind) async throws {
-        try await withSandbox { sandbox in
-            let client = NetworkClient(transport: kind.make())
+        try await withSandbox(lane: kind) { sandbox in
+            let client = NetworkClient(transport: sandbox.transport)
             let echo = try await client.request(
                 TestEndpoint(
                     baseURL: sandbox.baseURL, path: "/echo", method: .post,
@@ -123,14 +123,14 @@ struct EncodingRoundTripTests {
         }
     }
 
-    @Test("multipart: fields, in-memory file and a streamed 3 MB file", arguments: TransportKind.allCases)
+    @Test("multipart: fields, in-memory file and a streamed 3 MB file", arguments: TransportKind.lanes)
     func multipart(_ kind: TransportKind) async throws {
         let fileURL = FileManager.default.temporaryDirectory.appendingPathComponent("courier-upload-\(UUID().uuidString).bin")
         let size = 3 * 1024 * 1024 + 17
         try Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(to: fileURL)
         defer { try? FileManager.default.removeItem(at: fileURL) }
-        try await withSandbox { sandbox in
-            let client = NetworkClient(transport: kind.make())
+        try await withSandbox(lane: kind) { sandbox in
+            let client = NetworkClient(transport: sandbox.transport)
             var form = MultipartFormData()
             form.append(field: "title", value: "서울 축제 + 🎉")
             form.append(data: Data("hello".utf8), name: "note", fileName: "note.txt", contentType: "text/plain")
@@ -149,10 +149,10 @@ struct EncodingRoundTripTests {
         }
     }
 
-    @Test("per-endpoint headers arrive", arguments: TransportKind.allCases)
+    @Test("per-endpoint headers arrive", arguments: TransportKind.lanes)
     func headers(_ kind: TransportKind) async throws {
-        try await withSandbox { sandbox in
-            let client = NetworkClient(transport: kind.make())
+        try await withSandbox(lane: kind) { sandbox in
+            let client = NetworkClient(transport: sandbox.transport)
             let echo = try await client.request(
                 TestEndpoint(
                     baseURL: sandbox.baseURL, path: "/echo",
@@ -164,10 +164,10 @@ struct EncodingRoundTripTests {
         }
     }
 
-    @Test("empty 204 and 205 bodies decode into EmptyResponse", arguments: TransportKind.allCases, [204, 205])
+    @Test("empty 204 and 205 bodies decode into EmptyResponse", arguments: TransportKind.lanes, [204, 205])
     func emptyBodies(_ kind: TransportKind, code: Int) async throws {
-        try await withSandbox { sandbox in
-            let client = NetworkClient(transport: kind.make())
+        try await withSandbox(lane: kind) { sandbox in
+            let client = NetworkClient(transport: sandbox.transport)
             let value = try await client.request(TestEndpoint(baseURL: sandbox.baseURL, path: "/empty/\(code)"), as: EmptyResponse.self)
             #expect(value == EmptyResponse())
             let response = try await client.response(TestEndpoint(baseURL: sandbox.baseURL, path: "/empty/\(code)"))

@@ -1,7 +1,7 @@
 import Courier
 import CourierAsyncHTTPClient
-import CourierTestSupport
 import Foundation
+import IntegrationTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -1,8 +1,8 @@
 import Courier
-import CourierTestSupport
 import CourierTesting
 import Foundation
 import HTTPTypes
+import IntegrationTestSupport
 import Synchronization
 import Testing
 

@@ -1,7 +1,7 @@
 import Courier
-import CourierTestSupport
 import CourierTesting
 import Foundation
+import IntegrationTestSupport
 import Logging
 import Testing
 
@@ -20,11 +20,11 @@ struct RedactionTests {
         var secrets: [String] { [key] }
     }
 
-    @Test("Authorization, cookies, query keys and path keys are redacted in every line", arguments: TransportKind.allCases)
+    @Test("Authorization, cookies, query keys and path keys are redacted in every line", arguments: TransportKind.lanes)
     func redacted(_ kind: TransportKind) async throws {
         let capture = LogCapture()
-        try await withSandbox { sandbox in
-            let client = NetworkClient(transport: kind.make(), middlewares: [LoggingMiddleware(logger: capture.logger())])
+        try await withSandbox(lane: kind) { sandbox in
+            let client = NetworkClient(transport: sandbox.transport, middlewares: [LoggingMiddleware(logger: capture.logger())])
             _ = try await client.response(SeoulLike(baseURL: sandbox.baseURL, key: "5a6b7c8d9e-SEOUL-KEY"))
             _ = try? await client.response(
                 TestEndpoint(

@@ -1,6 +1,6 @@
 import Courier
-import CourierTestSupport
 import Foundation
+import IntegrationTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -1,16 +1,16 @@
 import Courier
-import CourierTestSupport
 import Foundation
 import HTTPTypes
+import IntegrationTestSupport
 import Testing
 
 /// Status codes from a real server become the specified ``NetworkError`` cases.
 @Suite("Status mapping")
 struct StatusMappingTests {
-    @Test("remoteError carries the UTF-8 body; a non-UTF-8 body gives unknown", arguments: TransportKind.allCases)
+    @Test("remoteError carries the UTF-8 body; a non-UTF-8 body gives unknown", arguments: TransportKind.lanes)
     func remoteAndUnknown(_ kind: TransportKind) async throws {
-        try await withSandbox { sandbox in
-            let client = NetworkClient(transport: kind.make())
+        try await withSandbox(lane: kind) { sandbox in
+            let client = NetworkClient(transport: sandbox.transport)
             let remote = await #expect(throws: NetworkError.self) {
                 try await client.response(
                     TestEndpoint(
@@ -28,10 +28,10 @@ struct StatusMappingTests {
         }
     }
 
-    @Test("standard table: 401 unauthorized, 429 with Retry-After, 5xx", arguments: TransportKind.allCases)
+    @Test("standard table: 401 unauthorized, 429 with Retry-After, 5xx", arguments: TransportKind.lanes)
     func standardTable(_ kind: TransportKind) async throws {
-        try await withSandbox { sandbox in
-            let client = NetworkClient(transport: kind.make())
+        try await withSandbox(lane: kind) { sandbox in
+            let client = NetworkClient(transport: sandbox.transport)
             func status(_ code: Int, _ parameters: RequestParameters = [:]) async -> NetworkError? {
                 await #expect(throws: NetworkError.self) {
                     try await client.response(

@@ -1,8 +1,8 @@
 import Courier
 import CourierAsyncHTTPClient
-import CourierTestSupport
 import CourierTesting
 import Foundation
+import IntegrationTestSupport
 import Logging
 import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime

@@ -1,7 +1,7 @@
 import Courier
-import CourierTestSupport
 import CourierTesting
 import Foundation
+import IntegrationTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

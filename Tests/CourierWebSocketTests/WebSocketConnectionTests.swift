@@ -1,7 +1,7 @@
 #if WebSocket  // the `WebSocket` trait: Package.swift
 import Courier
 import CourierSandbox
-import CourierTestSupport
+import IntegrationTestSupport
 import CourierTesting
 import CourierWebSocket
 import Foundation

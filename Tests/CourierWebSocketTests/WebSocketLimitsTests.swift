@@ -1,6 +1,6 @@
 #if WebSocket  // the `WebSocket` trait: Package.swift
 import Courier
-import CourierTestSupport
+import IntegrationTestSupport
 @testable import CourierWebSocket
 import Foundation
 import Testing

@@ -1,8 +1,8 @@
 import Courier
 import CourierSandbox
-import CourierTestSupport
 import Foundation
 import HackerNewsAPI
+import IntegrationTestSupport
 
 /// Runs `body` against a fresh sandbox's Hacker News stand-in with a client bound to it.
 func withHackerNews<T>(

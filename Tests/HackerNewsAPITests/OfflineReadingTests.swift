@@ -1,8 +1,8 @@
 import Courier
 import CourierSandbox
-import CourierTestSupport
 import Foundation
 import HackerNewsAPI
+import IntegrationTestSupport
 import Testing
 
 /// Offline reading: items read once through a disk cache are read again with the stand-in stopped.

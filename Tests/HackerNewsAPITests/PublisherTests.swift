@@ -1,7 +1,7 @@
 #if Combine  // the `Combine` trait: Package.swift
 import Courier
 import CourierSandbox
-import CourierTestSupport
+import IntegrationTestSupport
 import Foundation
 import HackerNewsAPI
 import Synchronization

@@ -1,8 +1,8 @@
 import Courier
 import CourierSandbox
-import CourierTestSupport
 import Foundation
 import HackerNewsAPI
+import IntegrationTestSupport
 import Testing
 
 @Suite("stories(list:) over real sockets")

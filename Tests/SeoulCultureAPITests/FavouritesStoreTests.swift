@@ -1,6 +1,6 @@
 #if SQLite  // the `SQLite` trait: Package.swift
 import CourierSandbox
-import CourierTestSupport
+import IntegrationTestSupport
 import Foundation
 import SeoulCultureAPI
 import Testing

@@ -1,6 +1,6 @@
 import CourierSandbox
-import CourierTestSupport
 import Foundation
+import IntegrationTestSupport
 import SeoulCultureAPI
 import Testing
 

@@ -1,7 +1,7 @@
 import Courier
 import CourierSandbox
-import CourierTestSupport
 import Foundation
+import IntegrationTestSupport
 import SeoulCultureAPI
 import Testing
 

@@ -1,8 +1,8 @@
 import Courier
 import CourierConcurrency
 import CourierSandbox
-import CourierTestSupport
 import Foundation
+import IntegrationTestSupport
 import SeoulCultureAPI
 import Testing
 

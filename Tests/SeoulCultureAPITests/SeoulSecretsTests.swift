@@ -1,8 +1,8 @@
 import Courier
 import CourierSandbox
-import CourierTestSupport
 import CourierTesting
 import Foundation
+import IntegrationTestSupport
 import SeoulCultureAPI
 import Testing
 

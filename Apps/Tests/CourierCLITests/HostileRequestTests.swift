@@ -1,6 +1,6 @@
 import CourierSandbox
-import CourierTestSupport
 import Foundation
+import IntegrationTestSupport
 import Testing
 
 /// `courier request` never ends on a signal, whatever a server sends: each hostile answer ends in

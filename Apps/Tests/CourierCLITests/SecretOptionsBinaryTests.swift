@@ -1,6 +1,6 @@
 import CourierSandbox
-import CourierTestSupport
 import Foundation
+import IntegrationTestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
 import Courier
 import CourierSandbox
-import CourierTestSupport
+import IntegrationTestSupport
 import Testing
 
 @testable import CourierConcurrency

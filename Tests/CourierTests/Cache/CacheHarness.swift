@@ -1,7 +1,7 @@
 import Courier
 import CourierSandbox
-import CourierTestSupport
 import Foundation
+import IntegrationTestSupport
 import Synchronization
 
 /// A wall clock a test moves by hand: the cache's notion of now.
@@ -35,20 +35,26 @@ func temporaryCacheDirectory() -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent("courier-cache-\(UUID().uuidString)")
 }
 
-/// A sandbox, a cache over `kind` with a hand-moved clock, and a client through it.
+/// A sandbox (in memory or over a socket), a cache over `kind` with a hand-moved clock, and a
+/// client through it.
 struct CacheRig {
-    let sandbox: RunningSandbox
+    let sandbox: SandboxLane
     let clock: ManualDate
     let cache: CacheMiddleware
     let client: NetworkClient
     let key = "c-\(UUID().uuidString.prefix(8))"
 
-    init(_ sandbox: RunningSandbox, _ kind: StoreKind, storage: (any CacheStorage)? = nil) {
+    init(_ sandbox: SandboxLane, _ kind: StoreKind, storage: (any CacheStorage)? = nil) {
         self.sandbox = sandbox
         let clock = ManualDate()
         self.clock = clock
         self.cache = CacheMiddleware(storage: storage ?? kind.make(), clock: { clock.now })
-        self.client = NetworkClient(configuration: .init(middlewares: [cache]))
+        self.client = NetworkClient(configuration: .init(transport: sandbox.transport, middlewares: [cache]))
+    }
+
+    /// Over a socket, to a running sandbox.
+    init(_ sandbox: RunningSandbox, _ kind: StoreKind, storage: (any CacheStorage)? = nil) {
+        self.init(SandboxLane(baseURL: sandbox.baseURL, transport: TransportKind.asyncHTTPClient.make()), kind, storage: storage)
     }
 
     /// `GET /cache/{key}` with `query` and request `headers`.
@@ -67,7 +73,8 @@ struct CacheRig {
 
     /// How many requests for the key reached the sandbox.
     func stats(_ key: String? = nil) async throws -> CacheStats {
-        try await NetworkClient().request(TestEndpoint(baseURL: sandbox.baseURL, path: "/cache/\(key ?? self.key)/stats"), as: CacheStats.self)
+        try await NetworkClient(transport: sandbox.transport).request(
+            TestEndpoint(baseURL: sandbox.baseURL, path: "/cache/\(key ?? self.key)/stats"), as: CacheStats.self)
     }
 }
 

@@ -1,9 +1,9 @@
 import Courier
 import CourierSandbox
-import CourierTestSupport
 import CourierTesting
 import Foundation
 import HTTPTypes
+import IntegrationTestSupport
 import Testing
 
 /// A cache keeps callers apart and never writes a credential: answers to requests with

@@ -1,7 +1,7 @@
 import CourierSandbox
-import CourierTestSupport
 import Foundation
 import HTTPTypes
+import IntegrationTestSupport
 import Testing
 
 @testable import Courier

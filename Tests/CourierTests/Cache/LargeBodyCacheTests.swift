@@ -1,8 +1,8 @@
 import CourierAsyncHTTPClient
 import CourierSandbox
-import CourierTestSupport
 import Foundation
 import HTTPTypes
+import IntegrationTestSupport
 import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
 import Testing

@@ -1,7 +1,7 @@
 import Courier
 import CourierSandbox
-import CourierTestSupport
 import Foundation
+import IntegrationTestSupport
 import Testing
 
 /// The cache routes' paced bodies: a link slower than loopback, for revalidation measurements.

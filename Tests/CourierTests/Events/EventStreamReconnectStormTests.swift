@@ -1,8 +1,8 @@
 import Courier
 import CourierSandbox
-import CourierTestSupport
 import Foundation
 import HTTPTypes
+import IntegrationTestSupport
 import OpenAPIRuntime
 import Synchronization
 import Testing

@@ -1,9 +1,9 @@
 import Courier
 import CourierSandbox
-import CourierTestSupport
 import CourierTesting
 import Foundation
 import HTTPTypes
+import IntegrationTestSupport
 import Testing
 
 /// ``RetryMiddleware`` against the sandbox's `/flaky/{key}` route, with a recording clock.

@@ -1,9 +1,9 @@
 import Courier
 import CourierAsyncHTTPClient
 import CourierSandbox
-import CourierTestSupport
 import CourierTesting
 import Foundation
+import IntegrationTestSupport
 import OpenAPIRuntime
 import Testing
 

@@ -1,5 +1,5 @@
-import CourierTestSupport
 import Foundation
+import IntegrationTestSupport
 import Testing
 
 /// `courier coin report` as a user runs it: the built binary, twice, on one cache folder.

@@ -1,7 +1,7 @@
 import Courier
 import CourierSandbox
-import CourierTestSupport
 import Foundation
+import IntegrationTestSupport
 import Testing
 
 /// One at a time: each test runs several `courier` processes on one data directory.

@@ -9,19 +9,63 @@ import OpenAPIRuntime
 import FoundationNetworking
 #endif
 
-/// The transports every integration test can run over: `@Test(arguments: TransportKind.allCases)`.
+/// The transports every integration test can run over: `@Test(arguments: TransportKind.allCases)`
+/// (the two socket transports); a test of Courier's own logic — middlewares, status mapping,
+/// encoding, decoding — runs in memory too: `@Test(arguments: TransportKind.lanes)` with
+/// ``withSandbox(lane:_:)``.
 public enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendable {
     case asyncHTTPClient
     case urlSession
+    /// No socket: the sandbox's router answers in this process (``InMemorySandboxTransport``).
+    case inMemory
+
+    /// The socket transports.
+    public static var allCases: [TransportKind] { [.asyncHTTPClient, .urlSession] }
+    /// The socket transports and the in-memory lane.
+    public static var lanes: [TransportKind] { allCases + [.inMemory] }
 
     public var description: String { rawValue }
 
-    /// A transport of this kind (the shared AHC one, or a new ephemeral URLSession).
+    /// A socket transport of this kind (the shared AHC one, or a new ephemeral URLSession);
+    /// the in-memory lane needs its sandbox: ``withSandbox(lane:_:)``.
     public func make() -> any ClientTransport {
         switch self {
         case .asyncHTTPClient: HTTPClientTransport.shared
-        case .urlSession: URLSessionClientTransport(session: URLSession(configuration: .ephemeral))
+        case .urlSession, .inMemory: URLSessionClientTransport(session: URLSession(configuration: .ephemeral))
         }
+    }
+}
+
+/// A fresh sandbox reached one way: its base URL and a transport to it.
+public struct SandboxLane: Sendable {
+    /// Where the sandbox is (in memory: a loopback address nothing listens on; the transport
+    /// never dials it).
+    public let baseURL: URL
+    /// Over a socket, or straight into the sandbox's router.
+    public let transport: any ClientTransport
+
+    /// A lane to `baseURL` over `transport`.
+    public init(baseURL: URL, transport: any ClientTransport) {
+        self.baseURL = baseURL
+        self.transport = transport
+    }
+}
+
+/// Runs `body` against a fresh sandbox over `kind` — a socket transport to a running sandbox, or
+/// (``TransportKind/inMemory``) the sandbox's router in this process, as Hummingbird's
+/// `app.test(.router)` runs a test body without a socket — and stops it afterwards.
+public func withSandbox<T>(lane kind: TransportKind, _ body: (SandboxLane) async throws -> T) async throws -> T {
+    guard kind == .inMemory else {
+        return try await SandboxServer.withRunning { try await body(SandboxLane(baseURL: $0.baseURL, transport: kind.make())) }
+    }
+    let sandbox = try await InMemorySandbox.start()
+    do {
+        let result = try await body(SandboxLane(baseURL: URL(string: "http://127.0.0.1:9")!, transport: InMemorySandboxTransport(sandbox: sandbox)))
+        await sandbox.stop()
+        return result
+    } catch {
+        await sandbox.stop()
+        throw error
     }
 }
 

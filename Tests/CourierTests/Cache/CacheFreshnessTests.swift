@@ -1,16 +1,16 @@
 import Courier
 import CourierSandbox
-import CourierTestSupport
 import Foundation
 import HTTPTypes
+import IntegrationTestSupport
 import Testing
 
 /// ``CacheMiddleware``: storing, freshness and `Age`, against the sandbox's `/cache/{key}`.
-@Suite("Cache freshness over sockets")
-struct CacheFreshnessSocketTests {
+@Suite("Cache freshness, in memory (the sandbox's router, no socket)")
+struct CacheFreshnessTests {
     @Test("a fresh max-age response is served from the cache with an Age that counts the time spent there", arguments: StoreKind.allCases)
     func freshHit(kind: StoreKind) async throws {
-        try await withSandbox { sandbox in
+        try await withSandbox(lane: .inMemory) { sandbox in
             let rig = CacheRig(sandbox, kind)
             let endpoint = rig.endpoint(["cc": "max-age=600"])
             let first = try await rig.send(endpoint)
@@ -25,7 +25,7 @@ struct CacheFreshnessSocketTests {
 
     @Test("the origin's Age counts towards freshness: Age beyond max-age is stale at once", arguments: StoreKind.allCases)
     func ageBeyondMaxAge(kind: StoreKind) async throws {
-        try await withSandbox { sandbox in
+        try await withSandbox(lane: .inMemory) { sandbox in
             let rig = CacheRig(sandbox, kind)
             let endpoint = rig.endpoint(["cc": "max-age=60", "age": "120"])
             _ = try await rig.send(endpoint)
@@ -37,7 +37,7 @@ struct CacheFreshnessSocketTests {
 
     @Test("a response past max-age is validated with If-None-Match; the 304 updates the stored fields, the body stays", arguments: StoreKind.allCases)
     func revalidation(kind: StoreKind) async throws {
-        try await withSandbox { sandbox in
+        try await withSandbox(lane: .inMemory) { sandbox in
             let rig = CacheRig(sandbox, kind)
             let endpoint = rig.endpoint(["cc": "max-age=10", "etag": "v1"])
             let first = try await rig.send(endpoint)
@@ -60,7 +60,7 @@ struct CacheFreshnessSocketTests {
 
     @Test("heuristic freshness: 10% of the time since Last-Modified, then If-Modified-Since", arguments: StoreKind.allCases)
     func heuristic(kind: StoreKind) async throws {
-        try await withSandbox { sandbox in
+        try await withSandbox(lane: .inMemory) { sandbox in
             let rig = CacheRig(sandbox, kind)
             let endpoint = rig.endpoint(["lastModified": 1000])
             _ = try await rig.send(endpoint)
@@ -77,7 +77,7 @@ struct CacheFreshnessSocketTests {
 
     @Test("Expires in the future is fresh; an invalid Expires is already stale", arguments: StoreKind.allCases)
     func expires(kind: StoreKind) async throws {
-        try await withSandbox { sandbox in
+        try await withSandbox(lane: .inMemory) { sandbox in
             let rig = CacheRig(sandbox, kind)
             let valid = rig.endpoint(["expires": 300])
             _ = try await rig.send(valid)
@@ -92,7 +92,7 @@ struct CacheFreshnessSocketTests {
 
     @Test("no-store, and Authorization without public, are never stored; public with Authorization is", arguments: StoreKind.allCases)
     func notStored(kind: StoreKind) async throws {
-        try await withSandbox { sandbox in
+        try await withSandbox(lane: .inMemory) { sandbox in
             let rig = CacheRig(sandbox, kind)
             let noStore = rig.endpoint(["cc": "max-age=600, no-store"])
             _ = try await rig.send(noStore)
@@ -108,7 +108,7 @@ struct CacheFreshnessSocketTests {
 
     @Test("HEAD is answered from a stored GET, without a body", arguments: StoreKind.allCases)
     func head(kind: StoreKind) async throws {
-        try await withSandbox { sandbox in
+        try await withSandbox(lane: .inMemory) { sandbox in
             let rig = CacheRig(sandbox, kind)
             _ = try await rig.send(rig.endpoint(["cc": "max-age=600"]))
             let head = try await rig.send(rig.endpoint(["cc": "max-age=600"], method: .head))

@@ -1,16 +1,16 @@
 import Courier
 import CourierSandbox
-import CourierTestSupport
 import Foundation
 import HTTPTypes
+import IntegrationTestSupport
 import Testing
 
 /// ``CacheMiddleware``: Vary, request directives, invalidation and stale serving over sockets.
-@Suite("Cache validation over sockets")
-struct CacheValidationSocketTests {
+@Suite("Cache validation, in memory (the sandbox's router, no socket; offline reading over a socket)")
+struct CacheValidationTests {
     @Test("Vary keeps variants apart; a mismatch goes to the origin, then both variants are hits", arguments: StoreKind.allCases)
     func vary(kind: StoreKind) async throws {
-        try await withSandbox { sandbox in
+        try await withSandbox(lane: .inMemory) { sandbox in
             let rig = CacheRig(sandbox, kind)
             let query: RequestParameters = ["cc": "max-age=600", "vary": "Accept-Language", "etag": "e"]
             let korean = try await rig.send(rig.endpoint(query, headers: ["Accept-Language": "ko"]))
@@ -26,7 +26,7 @@ struct CacheValidationSocketTests {
 
     @Test("Vary: * is never reused")
     func varyStar() async throws {
-        try await withSandbox { sandbox in
+        try await withSandbox(lane: .inMemory) { sandbox in
             let rig = CacheRig(sandbox, .memory)
             _ = try await rig.send(rig.endpoint(["cc": "max-age=600", "vary": "*"]))
             #expect(try await rig.send(rig.endpoint(["cc": "max-age=600", "vary": "*"])).answer?.hit == 2)
@@ -35,7 +35,7 @@ struct CacheValidationSocketTests {
 
     @Test("a successful POST invalidates the URL and its Location", arguments: StoreKind.allCases)
     func invalidation(kind: StoreKind) async throws {
-        try await withSandbox { sandbox in
+        try await withSandbox(lane: .inMemory) { sandbox in
             let rig = CacheRig(sandbox, kind)
             let other = "o-\(rig.key)"
             let mine = rig.endpoint(headers: ["X-Set-Cache-Control": "max-age=600"])
@@ -53,7 +53,7 @@ struct CacheValidationSocketTests {
 
     @Test("request no-cache and max-age=0 validate; max-stale accepts stale; min-fresh refuses nearly stale", arguments: StoreKind.allCases)
     func requestDirectives(kind: StoreKind) async throws {
-        try await withSandbox { sandbox in
+        try await withSandbox(lane: .inMemory) { sandbox in
             let rig = CacheRig(sandbox, kind)
             let query: RequestParameters = ["cc": "max-age=100", "etag": "x"]
             _ = try await rig.send(rig.endpoint(query))
@@ -74,7 +74,7 @@ struct CacheValidationSocketTests {
 
     @Test("only-if-cached with nothing stored answers 504 without asking the origin", arguments: StoreKind.allCases)
     func onlyIfCached(kind: StoreKind) async throws {
-        try await withSandbox { sandbox in
+        try await withSandbox(lane: .inMemory) { sandbox in
             let rig = CacheRig(sandbox, kind)
             let answer = try await rig.send(rig.endpoint(["cc": "max-age=60"], headers: ["Cache-Control": "only-if-cached"]))
             #expect(answer.statusCode == 504)
@@ -84,7 +84,7 @@ struct CacheValidationSocketTests {
 
     @Test("stale-if-error serves the stale response on a 500; must-revalidate does not", arguments: StoreKind.allCases)
     func staleIfError(kind: StoreKind) async throws {
-        try await withSandbox { sandbox in
+        try await withSandbox(lane: .inMemory) { sandbox in
             let rig = CacheRig(sandbox, kind)
             let lenient = rig.endpoint(["cc": "max-age=10, stale-if-error=600"])
             _ = try await rig.send(lenient)
@@ -101,7 +101,7 @@ struct CacheValidationSocketTests {
 
     @Test("stale-while-revalidate serves stale within its window")
     func staleWhileRevalidate() async throws {
-        try await withSandbox { sandbox in
+        try await withSandbox(lane: .inMemory) { sandbox in
             let rig = CacheRig(sandbox, .memory)
             let endpoint = rig.endpoint(["cc": "max-age=10, stale-while-revalidate=100"])
             _ = try await rig.send(endpoint)
@@ -114,7 +114,7 @@ struct CacheValidationSocketTests {
 
     @Test("the reload policy goes to the origin and stores the new answer", arguments: StoreKind.allCases)
     func reload(kind: StoreKind) async throws {
-        try await withSandbox { sandbox in
+        try await withSandbox(lane: .inMemory) { sandbox in
             let rig = CacheRig(sandbox, kind)
             _ = try await rig.send(rig.endpoint(["cc": "max-age=600"]))
             #expect(try await rig.send(rig.endpoint(["cc": "max-age=600"], policy: .reload)).answer?.hit == 2)
