@@ -5,6 +5,15 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")
 ]
 
+/// The libraries' settings: what a module's public API shows of another module is said with
+/// `public import`; everything else is imported internally (InternalImportsByDefault), and a
+/// member is used only where its module is imported (MemberImportVisibility).
+let library: [SwiftSetting] =
+    strict + [
+        .enableUpcomingFeature("InternalImportsByDefault"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+    ]
+
 /// Where URLSession is not the platform's own (FoundationNetworking on Linux is 3.5× slower
 /// than AsyncHTTPClient at 32 requests in flight), Courier defaults to AsyncHTTPClient.
 let nonApple: [Platform] = [.linux, .windows, .android]
@@ -76,7 +85,7 @@ let package = Package(
                 // swift-crypto, already in AsyncHTTPClient's graph (via swift-nio-extras).
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: nonApple)),
             ],
-            swiftSettings: strict + [.define("COURIER_ASYNC_HTTP_CLIENT", .when(platforms: nonApple))]
+            swiftSettings: library + [.define("COURIER_ASYNC_HTTP_CLIENT", .when(platforms: nonApple))]
         ),
         // What Courier and its transports share: the per-call context, traits and transport capabilities.
         .target(
@@ -85,7 +94,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ],
-            swiftSettings: strict
+            swiftSettings: library
         ),
         // Courier's thin transport over AsyncHTTPClient (the default on Linux).
         .target(
@@ -101,25 +110,25 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ],
-            swiftSettings: strict
+            swiftSettings: library
         ),
         // The LLM answer decoder: Foundation only, usable with any HTTP or LLM SDK.
-        .target(name: "CourierLLM", swiftSettings: strict),
+        .target(name: "CourierLLM", swiftSettings: library),
         // Where Courier and the LLM answer decoder meet: `LLMResponseDecoding` for endpoints.
-        .target(name: "CourierLLMAdapter", dependencies: ["Courier", "CourierLLM"], swiftSettings: strict),
-        .target(name: "CourierConcurrency", dependencies: ["Courier"], swiftSettings: strict),
+        .target(name: "CourierLLMAdapter", dependencies: ["Courier", "CourierLLM"], swiftSettings: library),
+        .target(name: "CourierConcurrency", dependencies: ["Courier"], swiftSettings: library),
         .target(
             name: "CourierCombine",
             dependencies: [
                 "Courier",
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: nonApple, traits: ["Combine"])),
             ],
-            swiftSettings: strict
+            swiftSettings: library
         ),
         .target(
             name: "CourierTesting",
             dependencies: ["Courier", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: strict
+            swiftSettings: library
         ),
         // A reconnecting WebSocket client over swift-websocket's WSClient, and the Upbit-style ticker.
         .target(
@@ -134,9 +143,9 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["WebSocket"])),
                 .product(name: "NIOFoundationCompat", package: "swift-nio", condition: .when(traits: ["WebSocket"])),
             ],
-            swiftSettings: strict
+            swiftSettings: library
         ),
-        .target(name: "AccountsAPI", dependencies: ["Courier"], swiftSettings: strict),
+        .target(name: "AccountsAPI", dependencies: ["Courier"], swiftSettings: library),
         .target(
             name: "HackerNewsAPI",
             dependencies: [
@@ -145,12 +154,12 @@ let package = Package(
                 .target(name: "CourierCombine", condition: .when(traits: ["Combine"])),
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: nonApple, traits: ["Combine"])),
             ],
-            swiftSettings: strict
+            swiftSettings: library
         ),
         .target(
             name: "AlanAPI",
             dependencies: ["Courier", "CourierLLM", "CourierLLMAdapter", "CourierConcurrency", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: strict
+            swiftSettings: library
         ),
         .target(
             name: "SeoulCultureAPI",
@@ -160,7 +169,7 @@ let package = Package(
                 .product(name: "SQLiteNIO", package: "sqlite-nio", condition: .when(traits: ["SQLite"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["SQLite"])),
             ],
-            swiftSettings: strict
+            swiftSettings: library
         ),
 
         // Tests. Run them all with `Scripts/test.sh` (every trait on, every package of the repository).

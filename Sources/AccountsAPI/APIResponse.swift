@@ -1,4 +1,4 @@
-import Courier
+public import Courier
 
 /// The wrapper around every User API answer, errors included (seed 003):
 /// `{"success":Bool,"code":String?,"message":String?,"data":T?}` — Courier's `Envelope`

@@ -1,5 +1,5 @@
-import Courier
-import Foundation
+public import Courier
+public import Foundation
 import Synchronization
 
 /// The User API as a small service: logs in, keeps the token and the refresh token (in memory,

@@ -1,5 +1,5 @@
-import Courier
-import Foundation
+public import Courier
+public import Foundation
 
 /// What an ``Accounts`` call throws: the server's own words when it answered with the
 /// wrapper, otherwise the `NetworkError` underneath.

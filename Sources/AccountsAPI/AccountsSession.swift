@@ -1,5 +1,5 @@
 import Courier
-import Foundation
+public import Foundation
 
 /// A login kept by ``Accounts``: who, on which server, until when. The token itself is kept
 /// private; `description` never shows it.

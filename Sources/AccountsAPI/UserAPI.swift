@@ -1,6 +1,6 @@
-import Courier
-import Foundation
-import HTTPTypes
+public import Courier
+public import Foundation
+public import HTTPTypes
 
 /// The seminar's User API (seed 003) as an `Endpoint` enum: one case per call.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// `POST /api/v1/users`: a new account (seed 003's `RegisterRequest`).
 ///

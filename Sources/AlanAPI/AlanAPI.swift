@@ -1,6 +1,7 @@
-import Courier
+public import Courier
 import CourierLLM
-import Foundation
+public import Foundation
+public import HTTPTypes
 
 /// The Alan LLM API (ESTsoft) as an endpoint enum. The `client_id` query value is the only
 /// credential; it is declared in ``secrets`` so no log line shows it.

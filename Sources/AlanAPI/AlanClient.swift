@@ -1,8 +1,9 @@
-import Courier
+public import Courier
 import CourierLLM
 import CourierLLMAdapter
-import Foundation
-import Logging
+public import Foundation
+import HTTPTypes
+public import Logging
 
 /// The Alan LLM client of the coin app, done right: one key per task (a missing one is
 /// `NetworkError.invalidAPIKey` before anything is sent), keys redacted everywhere, prompts

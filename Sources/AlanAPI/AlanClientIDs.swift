@@ -1,5 +1,5 @@
-import Courier
-import Foundation
+public import Courier
+public import Foundation
 
 /// The `client_id` of each ``AlanTask``, with an optional fallback for tasks without their own.
 /// A task with no key is `NetworkError.invalidAPIKey` before anything is sent. Keys never

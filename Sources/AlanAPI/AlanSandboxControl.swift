@@ -1,5 +1,6 @@
-import Courier
-import Foundation
+public import Courier
+public import Foundation
+public import HTTPTypes
 
 /// The control routes of the Courier sandbox's Alan stand-in (`/alan/control`, `/alan/stats`,
 /// `/alan/reset`), for tests, demos and benchmarks. `baseURL` is the stand-in's root, e.g.

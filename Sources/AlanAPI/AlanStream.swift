@@ -1,4 +1,4 @@
-import Courier
+public import Courier
 import CourierLLM
 
 /// The answer of ``AlanClient/stream(_:task:)`` as it arrives: progress sentences and tokens,

@@ -1,5 +1,6 @@
-import Courier
+public import Courier
 import Foundation
+import HTTPTypes
 
 extension StatusMapping {
     /// The coin-report app's table for the Alan API: 2xx ok; 401 → `NetworkError.quotaExceeded(_:)`

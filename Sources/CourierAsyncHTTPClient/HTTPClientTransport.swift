@@ -1,11 +1,12 @@
-import AsyncHTTPClient
-import CourierTransportCore
-import Foundation
-import HTTPTypes
+public import AsyncHTTPClient
+public import CourierTransportCore
+public import Foundation
+public import HTTPTypes
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
-import OpenAPIRuntime
+import NIOHTTPCompression
+public import OpenAPIRuntime
 import Synchronization
 import Tracing
 

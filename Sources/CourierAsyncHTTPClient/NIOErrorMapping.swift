@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import Foundation
+package import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -14,10 +14,10 @@ import FoundationNetworking
 /// ```swift
 /// NIOErrorMapping.urlError(for: HTTPClientError.connectTimeout)?.code   // .timedOut
 /// ```
-public enum NIOErrorMapping {
+package enum NIOErrorMapping {
     /// `error` as a `URLError` (cancellation as `.cancelled`), or nil when it is not a SwiftNIO /
     /// AsyncHTTPClient error this mapping knows.
-    public static func urlError(for error: any Error) -> URLError? {
+    package static func urlError(for error: any Error) -> URLError? {
         if let urlError = error as? URLError { return urlError }
         return urlErrorCode(for: error).map { URLError($0) }
     }

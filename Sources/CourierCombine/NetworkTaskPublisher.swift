@@ -1,10 +1,10 @@
 #if Combine  // the `Combine` trait: Package.swift
-import Courier
+public import Courier
 import Foundation
 #if canImport(Combine)
-import Combine
+public import Combine
 #else
-import OpenCombine
+public import OpenCombine
 #endif
 
 /// A publisher that runs one async Courier call per subscription and emits its value, then

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A small subset of JSON Schema that describes the JSON an answer should contain.
 ///

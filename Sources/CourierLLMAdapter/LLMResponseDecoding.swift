@@ -1,6 +1,6 @@
-import Courier
-import CourierLLM
-import Foundation
+public import Courier
+public import CourierLLM
+public import Foundation
 
 /// Lets an `Endpoint` say its response is an LLM answer: `request(_:as:)` then decodes through
 /// ``LLMAnswerDecoder`` (extraction + repair) instead of plain JSON.

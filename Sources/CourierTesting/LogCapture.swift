@@ -1,4 +1,4 @@
-import Logging
+public import Logging
 import Synchronization
 
 /// A swift-log destination that keeps every line in memory, so a test can assert what was (and

@@ -1,6 +1,6 @@
-import Foundation
-import HTTPTypes
-import OpenAPIRuntime
+package import Foundation
+package import HTTPTypes
+package import OpenAPIRuntime
 
 /// A transport that can hand back a whole response body at once.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Per-call facts that travel with the task through middlewares to the transport.
 ///

@@ -1,4 +1,4 @@
-import HTTPTypes
+public import HTTPTypes
 
 /// What an endpoint declares about one call, for middlewares to read instead of guessing from
 /// the URL — the shape of Moya's `AccessTokenAuthorizable` read by its `AccessTokenPlugin`.

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// How Courier's transports and middlewares turn a base URL and a request path into one URL string.
 package enum URLJoin {

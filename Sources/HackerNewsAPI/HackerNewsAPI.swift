@@ -1,5 +1,6 @@
-import Courier
-import Foundation
+public import Courier
+public import Foundation
+public import HTTPTypes
 
 /// The Hacker News API (v0, `https://hacker-news.firebaseio.com/v0/`) as an `Endpoint` enum:
 /// one case per call. No key, no documented rate limit; every answer is JSON, and an id or a

@@ -1,4 +1,4 @@
-import Courier
+public import Courier
 import CourierConcurrency
 
 extension HackerNewsClient {

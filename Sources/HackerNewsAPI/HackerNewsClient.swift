@@ -1,6 +1,6 @@
-import Courier
+public import Courier
 import CourierConcurrency
-import Foundation
+public import Foundation
 
 #if canImport(CourierAsyncHTTPClient)
 import CourierAsyncHTTPClient

@@ -3,9 +3,9 @@ import Courier
 import CourierCombine
 import Foundation
 #if canImport(Combine)
-import Combine
+public import Combine
 #else
-import OpenCombine
+public import OpenCombine
 #endif
 
 /// The seed's Combine API (Chapter 14, "News") over a ``HackerNewsClient``, with its exact

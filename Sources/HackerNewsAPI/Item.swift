@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One Hacker News item — a story, comment, job, poll or poll option — with every field of the
 /// API's `item/{id}.json`. Only `id` is always present.

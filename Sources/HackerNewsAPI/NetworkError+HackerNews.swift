@@ -1,5 +1,5 @@
-import Courier
-import Foundation
+public import Courier
+public import Foundation
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

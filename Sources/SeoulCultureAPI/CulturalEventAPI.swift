@@ -1,5 +1,6 @@
-import Courier
-import Foundation
+public import Courier
+public import Foundation
+public import HTTPTypes
 
 /// Seoul Open Data's `culturalEventInfo` service as an `Endpoint`: the key, the answer type,
 /// the 1-based row range and the optional filters all sit in the path.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A cultural program with real types, made from a ``CulturalEventRow``: Seoul days instead of
 /// `" 00:00:00.0"` strings, coordinates put right by their values, a Bool for free.

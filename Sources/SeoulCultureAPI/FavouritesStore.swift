@@ -1,6 +1,6 @@
 #if SQLite  // the `SQLite` trait: Package.swift
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 import NIOPosix
 import SQLiteNIO
 

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Programs as an RFC 5545 calendar that calendar apps import: one all-day event per program
 /// (`DTSTART;VALUE=DATE`, exclusive `DTEND` the day after the last), text escaped, lines folded

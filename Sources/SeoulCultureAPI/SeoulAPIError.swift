@@ -1,5 +1,5 @@
-import Courier
-import Foundation
+public import Courier
+public import Foundation
 
 /// Why a Seoul Open Data call or load failed. The key is never part of any case or message.
 ///

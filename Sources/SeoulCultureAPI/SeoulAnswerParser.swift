@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Turns a `culturalEventInfo` body into an answer or a ``SeoulAPIError``, whatever shape it
 /// came in: the wrapped JSON, the bare `{"RESULT":…}` JSON, or the XML the service sends for some

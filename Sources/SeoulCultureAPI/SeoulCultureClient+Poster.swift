@@ -1,5 +1,5 @@
 import Courier
-import Foundation
+public import Foundation
 
 extension SeoulCultureClient {
     /// The poster of `program` (its `imageURL`), or nil when it has none: fetched through this

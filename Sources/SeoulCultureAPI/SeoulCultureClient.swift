@@ -1,6 +1,6 @@
-import Courier
-import CourierConcurrency
-import Foundation
+public import Courier
+public import CourierConcurrency
+public import Foundation
 import Synchronization
 
 /// Raon's data source: Seoul's cultural programs from `culturalEventInfo`.

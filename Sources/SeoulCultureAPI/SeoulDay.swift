@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A calendar day in Seoul (Asia/Seoul), written `YYYY-MM-DD`: the unit of every date in the
 /// `culturalEventInfo` data (times are always `00:00:00.0` and are dropped).

@@ -1,6 +1,6 @@
 import Courier
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 
 /// Where a ``CoinReport`` keeps overviews between runs (an overview changes rarely). A protocol,
 /// so an HTTP cache's storage can take its place (``StorageCoinOverviewCache``).

@@ -1,5 +1,5 @@
-import Courier
-import CourierConcurrency
+public import Courier
+public import CourierConcurrency
 
 /// The three sections of a coin report, in reveal order.
 public enum CoinSection: String, CaseIterable, Sendable, Codable {

@@ -1,6 +1,6 @@
-import Courier
-import Foundation
-import Logging
+public import Courier
+public import Foundation
+public import Logging
 
 /// An overview cache in an HTTP cache's storage (a `DiskCacheStorage` or `MemoryCacheStorage`):
 /// each overview is kept as a stored JSON response with `Cache-Control: max-age` of

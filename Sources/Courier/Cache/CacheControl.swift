@@ -1,4 +1,4 @@
-import HTTPTypes
+public import HTTPTypes
 
 /// The directives of `Cache-Control` field lines (RFC 9111 §5.2), parsed once.
 ///

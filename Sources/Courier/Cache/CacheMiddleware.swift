@@ -1,7 +1,7 @@
-import Foundation
-import HTTPTypes
-import Logging
-import OpenAPIRuntime
+public import Foundation
+public import HTTPTypes
+public import Logging
+public import OpenAPIRuntime
 
 /// A private HTTP cache (RFC 9111) as a middleware: every Courier client, and OpenAPI-generated
 /// clients, get one by adding it.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where a ``CacheMiddleware`` keeps responses: per primary key (the absolute URL), the stored
 /// variants (responses that differ by their `Vary` fields).

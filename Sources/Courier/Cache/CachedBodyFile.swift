@@ -1,4 +1,15 @@
-import Foundation
+public import Foundation
+
+#if canImport(Glibc)
+// `struct stat` comes from glibc's headers, which CoreFoundation and CDispatch include too: under
+// MemberImportVisibility the compiler names whichever of them it built first as the defining
+// module (it varies between builds), so all of them are imported.
+import CDispatch
+import CoreFoundation
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A stored body that a ``DiskCacheStorage`` keeps in a file of its own (a large body, or one
 /// written to disk as it streamed in): served in chunks of 64 KiB, never read whole.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension CachedResponse {
     /// Its age at `now` in seconds, as RFC 9111 §4.2.3 computes it (the `Age` a cache serves it with).

@@ -1,5 +1,5 @@
-import Foundation
-import HTTPTypes
+public import Foundation
+public import HTTPTypes
 
 /// A response as a cache stores it: status, header fields, body, and when it was asked for and
 /// received (for its age, RFC 9111 §4.2.3), with the request's values of the fields its `Vary`

@@ -1,4 +1,12 @@
-import Foundation
+public import Foundation
+
+#if canImport(Glibc)
+import CDispatch  // `struct stat`'s members: see CachedBodyFile.swift
+import CoreFoundation
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension DiskCacheStorage {
     /// `$XDG_CACHE_HOME/courier/name`, or `~/.cache/courier/name` when `XDG_CACHE_HOME` is unset

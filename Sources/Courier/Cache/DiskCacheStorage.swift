@@ -1,6 +1,14 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 import Synchronization
+
+#if canImport(Glibc)
+import CDispatch  // `struct stat`'s members: see CachedBodyFile.swift
+import CoreFoundation
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A ``CacheStorage`` in a directory: one entry file per URL (named by a hash of it) holding the
 /// stored variants' header fields and small bodies, and a body file beside it for each body over

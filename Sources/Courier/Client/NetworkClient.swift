@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import Logging
-import OpenAPIRuntime
+public import OpenAPIRuntime
 
 /// Sends ``Endpoint``s through middlewares and a transport, maps the status, and decodes.
 ///

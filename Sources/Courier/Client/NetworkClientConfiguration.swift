@@ -1,6 +1,6 @@
-import Foundation
-import Logging
-import OpenAPIRuntime
+public import Foundation
+public import Logging
+public import OpenAPIRuntime
 
 #if COURIER_ASYNC_HTTP_CLIENT
 import CourierAsyncHTTPClient

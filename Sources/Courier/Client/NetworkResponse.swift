@@ -1,5 +1,5 @@
-import Foundation
-import HTTPTypes
+public import Foundation
+public import HTTPTypes
 
 /// A whole answer: status, header fields and body bytes — and, for an error answer, the
 /// ``NetworkError`` the endpoint's status mapping makes of it.

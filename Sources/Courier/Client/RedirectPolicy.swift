@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Whether and how a ``NetworkClient`` follows redirects.
 ///

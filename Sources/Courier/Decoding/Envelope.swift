@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The wrapper many APIs put around every answer, errors included:
 /// `{"success": Bool, "code": String?, "message": String?, "data": Payload?}`.

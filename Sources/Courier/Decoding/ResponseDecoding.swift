@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// How a successful response body becomes a value. JSON through the client's `JSONDecoder` is
 /// the default; CourierLLM provides one that extracts and repairs JSON from an LLM's answer.

@@ -1,5 +1,5 @@
-import Foundation
-import HTTPTypes
+public import Foundation
+public import HTTPTypes
 
 /// The HTTP method of an ``Endpoint`` (swift-http-types' method: `.get`, `.post`, `.put`, `.patch`, `.delete` …).
 public typealias HTTPMethod = HTTPRequest.Method

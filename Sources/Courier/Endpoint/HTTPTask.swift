@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// RequestParameters for ``HTTPTask/requestParameters(_:encoding:)``: values may be strings, numbers,
 /// booleans, arrays of those (repeated keys in a query), or nested dictionaries (JSON only).

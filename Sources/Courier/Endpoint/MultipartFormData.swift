@@ -1,5 +1,5 @@
-import Foundation
-import OpenAPIRuntime
+public import Foundation
+public import OpenAPIRuntime
 
 /// A `multipart/form-data` body: text fields and files, streamed part by part.
 ///

@@ -1,4 +1,5 @@
-import Foundation
+public import Foundation
+public import HTTPTypes
 
 /// A GET of an absolute `http(s)` URL — a link an API hands out (a poster image, a next page)
 /// rather than a path of its own. Send it with a client that has no

@@ -1,15 +1,16 @@
 import Foundation
 
-/// The body excerpt Courier attaches to a decoding failure, found as the
-/// `underlyingError` of the `DecodingError`'s context.
-public struct DecodingDiagnostics: Error, Sendable, CustomStringConvertible {
+/// The body excerpt Courier attaches to a decoding failure, as the `underlyingError` of the
+/// `DecodingError`'s context; read it through `NetworkError.bodyExcerpt` and
+/// `NetworkError.codingPathDescription`.
+struct DecodingDiagnostics: Error, Sendable, CustomStringConvertible {
     /// At most ~200 characters of the response body, for a developer's eyes.
-    public let bodyExcerpt: String
+    let bodyExcerpt: String
     /// The decoder's own underlying error, if any, as text.
-    public let underlying: String?
+    let underlying: String?
 
     /// A description with the excerpt.
-    public var description: String { "body: \(bodyExcerpt)" }
+    var description: String { "body: \(bodyExcerpt)" }
 
     /// Returns `error` with the same kind, coding path and description, carrying an excerpt of `body`.
     static func attach(to error: DecodingError, body: Data) -> DecodingError {

@@ -1,5 +1,5 @@
-import Foundation
-import HTTPTypes
+public import Foundation
+public import HTTPTypes
 
 /// How an answer's status code becomes success or a ``NetworkError``: a value an API sets.
 ///

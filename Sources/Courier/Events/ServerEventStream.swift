@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Logging
 import OpenAPIRuntime
 
 /// The server-sent events of one endpoint, read as they arrive: an `AsyncSequence` whose only

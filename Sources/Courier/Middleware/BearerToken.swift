@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An access token sent as `Authorization: Bearer …`, with its expiry when known. Its
 /// `description` and mirror never show the value (`print`, interpolation and `dump` are safe).

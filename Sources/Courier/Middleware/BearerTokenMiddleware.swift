@@ -1,7 +1,7 @@
-import Foundation
-import HTTPTypes
-import Logging
-import OpenAPIRuntime
+public import Foundation
+public import HTTPTypes
+public import Logging
+public import OpenAPIRuntime
 
 /// Sends `Authorization: Bearer <token>` and keeps the token fresh: refreshes it shortly before
 /// it expires, and on a 401 refreshes once and replays the call. However many calls are

@@ -1,6 +1,6 @@
-import Foundation
-import HTTPTypes
-import OpenAPIRuntime
+public import Foundation
+public import HTTPTypes
+public import OpenAPIRuntime
 import Synchronization
 
 /// Lets identical GET and HEAD calls in flight at the same time share one upstream request:

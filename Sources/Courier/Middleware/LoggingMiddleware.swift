@@ -1,7 +1,7 @@
-import Foundation
-import HTTPTypes
-import Logging
-import OpenAPIRuntime
+public import Foundation
+public import HTTPTypes
+public import Logging
+public import OpenAPIRuntime
 
 /// Logs each request and its answer through swift-log, with secrets redacted in every line
 /// (see ``Redactor``); works for Courier endpoints and OpenAPI-generated clients alike.

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTypes
+public import HTTPTypes
 
 /// Removes secrets from text that is about to be logged or shown.
 ///

@@ -1,7 +1,7 @@
-import Foundation
-import HTTPTypes
-import Logging
-import OpenAPIRuntime
+public import Foundation
+public import HTTPTypes
+public import Logging
+public import OpenAPIRuntime
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,10 +1,10 @@
-import Foundation
-import HTTPTypes
-import OpenAPIRuntime
+public import Foundation
+public import HTTPTypes
+public import OpenAPIRuntime
 import Synchronization
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+public import FoundationNetworking
 #endif
 
 /// A `ClientTransport` over Foundation's `URLSession` — the Apple-platform default; on Linux it

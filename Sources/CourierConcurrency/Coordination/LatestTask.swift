@@ -1,4 +1,4 @@
-import Courier
+public import Courier
 
 /// Latest wins: starting a new run cancels the one in flight (and, through task
 /// cancellation, its transport request) — Raon's "a refresh cancels the running fetch".

@@ -1,4 +1,4 @@
-import Courier
+public import Courier
 
 /// Single flight: concurrent calls with the same key share one upstream call — a token
 /// refresh that many requests ask for at once, or duplicate GETs of the same resource.

@@ -1,4 +1,4 @@
-import Courier
+public import Courier
 
 /// One finished transform of ``Swift/Sequence/mergedResults(limit:_:)``: which element it was
 /// (by position and value) and how it ended.

@@ -1,4 +1,4 @@
-import Courier
+public import Courier
 
 /// What to do when a page fails.
 ///

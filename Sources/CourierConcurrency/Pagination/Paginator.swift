@@ -1,4 +1,4 @@
-import Courier
+public import Courier
 
 /// Fetches every page of a paged list with bounded concurrency and merges them in order
 /// (Raon's "ask for the count, then fetch all ⌈N/1000⌉ pages in parallel").

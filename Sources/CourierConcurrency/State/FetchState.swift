@@ -1,4 +1,4 @@
-import Courier
+public import Courier
 
 /// The state of one piece of a screen that is loaded over the network (the seed's `FetchState`).
 ///

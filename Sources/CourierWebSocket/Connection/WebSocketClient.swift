@@ -1,8 +1,8 @@
 #if WebSocket  // the `WebSocket` trait: Package.swift
-import Courier
+public import Courier
 import Foundation
 import HTTPTypes
-import Logging
+public import Logging
 import NIOCore
 import Synchronization
 import WSClient

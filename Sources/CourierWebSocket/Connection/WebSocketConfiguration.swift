@@ -1,7 +1,7 @@
 #if WebSocket  // the `WebSocket` trait: Package.swift
-import Foundation
-import Courier
-import HTTPTypes
+public import Foundation
+public import Courier
+public import HTTPTypes
 
 /// Where and how a ``WebSocketClient`` connects.
 ///

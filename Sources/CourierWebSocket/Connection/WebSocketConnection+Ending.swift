@@ -1,3 +1,5 @@
+import Synchronization
+
 #if WebSocket  // the `WebSocket` trait: Package.swift
 import Courier
 import Foundation

@@ -1,6 +1,6 @@
 #if WebSocket  // the `WebSocket` trait: Package.swift
-import Courier
-import Foundation
+public import Courier
+public import Foundation
 import Logging
 import NIOCore
 import NIOWebSocket

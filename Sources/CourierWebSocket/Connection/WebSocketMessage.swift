@@ -1,5 +1,5 @@
 #if WebSocket  // the `WebSocket` trait: Package.swift
-import Foundation
+public import Foundation
 
 /// One whole WebSocket message (fragments already joined).
 public enum WebSocketMessage: Sendable, Equatable {

@@ -1,5 +1,5 @@
 #if WebSocket  // the `WebSocket` trait: Package.swift
-import Courier
+public import Courier
 import Foundation
 import NIOCore
 import NIOFoundationCompat

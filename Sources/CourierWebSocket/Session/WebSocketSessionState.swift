@@ -1,5 +1,5 @@
 #if WebSocket  // the `WebSocket` trait: Package.swift
-import Courier
+public import Courier
 
 /// Where a ``WebSocketSession`` is, as its `states` stream reports it.
 public enum WebSocketSessionState: Sendable, Equatable {

@@ -1,5 +1,5 @@
 #if WebSocket  // the `WebSocket` trait: Package.swift
-import Foundation
+public import Foundation
 
 /// One ticker message in Upbit's WebSocket format (`"type":"ticker"`), with the fields a price
 /// screen needs.

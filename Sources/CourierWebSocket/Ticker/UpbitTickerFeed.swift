@@ -1,7 +1,7 @@
 #if WebSocket  // the `WebSocket` trait: Package.swift
-import Courier
-import Foundation
-import Logging
+public import Courier
+public import Foundation
+public import Logging
 
 /// Live prices from an Upbit-style ticker WebSocket: subscribes on every (re)connect, decodes
 /// ticker messages, and never delivers the same tick twice across a reconnect (a message whose
