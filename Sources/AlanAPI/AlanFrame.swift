@@ -1,13 +1,29 @@
+public import Courier
 import CourierLLM
 import CourierLLMAdapter
+import Foundation
 
 /// The data of one `event: response` frame of the Alan stream, e.g.
 /// `{'type': 'continue', 'data': {'content': '안'}}` — a Python dict literal, decoded through
 /// CourierLLM's tolerant decoding.
 public struct AlanFrame: Decodable, Sendable, Equatable {
-    /// How ``AlanClient/stream(_:task:)`` decodes a frame's data: CourierLLM's tolerant decoding
-    /// with the frame's schema learned once (not per frame: a long answer is thousands of frames).
-    public static let decoding = LLMResponseDecoding(schema: JSONSchema.inferred(from: AlanFrame.self))
+    /// How ``AlanClient/stream(_:task:)`` decodes a frame's data: the whole data as one dict
+    /// first (a dict quoted in a token's text is never taken for the frame), else CourierLLM's
+    /// tolerant search with the frame's schema, learned once (not per frame: a long answer is
+    /// thousands of frames).
+    public static let decoding: some ResponseDecoding = FrameDecoding()
+
+    /// The frame's decoding (``decoding``).
+    struct FrameDecoding: ResponseDecoding {
+        static let tolerant = LLMResponseDecoding(schema: JSONSchema.inferred(from: AlanFrame.self))
+
+        func decode<T: Decodable>(_ type: T.Type, from body: Data, using decoder: JSONDecoder) throws(NetworkError) -> T {
+            if let frame = LLMAnswerDecoder(decoder: decoder).decodeWhole(T.self, from: String(decoding: body, as: UTF8.self)) {
+                return frame
+            }
+            return try Self.tolerant.decode(T.self, from: body, using: decoder)
+        }
+    }
 
     /// The payload of a frame; which field is set depends on ``type``.
     public struct Payload: Decodable, Sendable, Equatable {

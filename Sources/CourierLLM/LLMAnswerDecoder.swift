@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Turns an LLM's answer — free text that should contain JSON — into a `Decodable` value,
 /// with a typed report of the repairs that were needed.
@@ -48,6 +48,20 @@ public struct LLMAnswerDecoder: Sendable {
         }
         if attempts > 0 { throw .typeMismatch(candidates: attempts, lastError: lastError) }
         throw Self.failure(result)
+    }
+
+    /// Decodes a `T` from `text` read whole as one value — JSON or a Python dict, repaired as
+    /// ``decode(_:fromAnswer:)`` repairs — without looking for candidates inside it; nil when the
+    /// text is not one value, or the value is not a `T`. For protocols whose every message is one
+    /// value (the Alan stream's frames): a dict quoted in a frame's text is never taken for the frame.
+    package func decodeWhole<T: Decodable>(_ type: T.Type, from text: String) -> T? {
+        let bytes = Array(text.utf8)
+        var parser = TolerantParser(bytes: bytes, start: 0, end: bytes.count)
+        while parser.pos < bytes.count, ByteClass.isSpace(bytes[parser.pos]) { parser.pos += 1 }
+        guard let value = parser.parseTopLevel() else { return nil }
+        while parser.pos < bytes.count, ByteClass.isSpace(bytes[parser.pos]) { parser.pos += 1 }
+        guard parser.pos == bytes.count, !parser.truncated, parser.tooDeepAt == nil else { return nil }
+        return try? decoder.decode(T.self, from: value.compactData(capacity: bytes.count + 64))
     }
 
     /// False when the answer cannot be strict JSON: an object whose first key is not in double

@@ -65,6 +65,18 @@ extension TolerantParser {
             if kind == .double { note(.fixedInvalidEscape) }
             scratch.append(escaped)
             pos += 2
+        case UInt8(ascii: "x"), UInt8(ascii: "U"):
+            // Python's `repr`: `\xNN` for U+0000–U+00FF it does not print (C0, DEL, C1, NBSP),
+            // `\UXXXXXXXX` beyond U+FFFF. Not JSON, so noted as a repaired escape.
+            let digits = escaped == UInt8(ascii: "x") ? 2 : 8
+            note(.fixedInvalidEscape)
+            if let value = hexValue(at: pos + 2, digits: digits), let scalar = Unicode.Scalar(value) {
+                scratch.append(contentsOf: scalar.utf8)
+                pos += 2 + digits
+            } else {
+                scratch.append(ByteClass.backslash)
+                pos += 1
+            }
         case UInt8(ascii: "u"):
             if let scalar = unicodeEscape() {
                 scratch.append(contentsOf: scalar.utf8)
@@ -80,10 +92,11 @@ extension TolerantParser {
         }
     }
 
-    private func hexValue(at index: Int) -> UInt32? {
-        guard index + 4 <= end else { return nil }
+    /// The value of the `digits` hexadecimal digits at `index`, or nil.
+    private func hexValue(at index: Int, digits: Int = 4) -> UInt32? {
+        guard index + digits <= end else { return nil }
         var value: UInt32 = 0
-        for offset in 0..<4 {
+        for offset in 0..<digits {
             let byte = bytes[index + offset]
             let digit: UInt8
             switch byte {
