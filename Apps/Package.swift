@@ -171,6 +171,7 @@ let package = Package(
             name: "IntegrationTestSupport",
             dependencies: courier + [
                 sandbox,
+                .product(name: "Subprocess", package: "swift-subprocess", condition: .when(platforms: [.linux, .macOS])),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ],

@@ -16,7 +16,8 @@ import Foundation
 // 3. as the text of a token, a progress sentence and a complete answer, which the sandbox's
 //    stand-in writes as the Alan service does (CourierSandbox's PythonLiteral, Python's `repr`)
 //    into an SSE frame: the client must read each back exactly (switch: FUZZ_ALAN_ROUNDTRIP=0;
-//    FUZZ_ALAN_ESCAPES=0 and FUZZ_ALAN_NESTED=0 step around the two known findings, see below).
+//    FUZZ_ALAN_ESCAPES=0 and FUZZ_ALAN_NESTED=0 leave out control characters and `{`: the two
+//    findings this harness made, `\xNN` escapes and a dict in a frame's text, both fixed).
 
 private let decoder = JSONDecoder()
 
@@ -37,12 +38,12 @@ public func alanFrameFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int)
     guard fuzzCheck("ALAN_ROUNDTRIP") else { return 0 }
     var text = String(decoding: bytes.prefix(1024), as: UTF8.self)
     if !fuzzCheck("ALAN_ESCAPES") {
-        // Known: `\xNN` (how Python writes C0 controls and DEL) is not decoded. Off, no such text.
+        // Off: no control characters (found: `\xNN`, how Python writes them, was not decoded; fixed).
         text.unicodeScalars.removeAll { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" || $0.value == 0x7F }
     }
     if !fuzzCheck("ALAN_NESTED"), text.contains("{") {
-        // Known: text holding a dict that fits the frame's schema better is read instead of the
-        // frame. Off, text with a `{` is not round-tripped.
+        // Off: text with a `{` is not round-tripped (found: a dict in the text that fit the
+        // frame's schema better was read instead of the frame; fixed).
         return 0
     }
     let frames: [(String, [(String, PythonLiteral.Value)], AlanStreamEvent)] = [

@@ -27,7 +27,8 @@ final class PythonPeer: Sendable {
         let script = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Scripts/websockets-peer.py")
-        let child = try ChildProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path], stdin: .pipe, stdout: .pipe, stderr: .inherit)
+        let child = try await ChildProcess(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path], stdin: .pipe, stdout: .pipe, stderr: .inherit)
         let output = try #require(child.output)
         let port = await offPool {
             var line = Data()

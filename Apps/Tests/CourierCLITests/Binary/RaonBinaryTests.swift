@@ -113,7 +113,7 @@ import Testing
         static func closedPipeRun(_ arguments: [String], home: URL, input: URL? = nil) async throws -> ChildProcess.Termination {
             var environment = ProcessInfo.processInfo.environment
             environment["XDG_DATA_HOME"] = home.path
-            let child = try ChildProcess(
+            let child = try await ChildProcess(
                 try ChildProcess.courierBinary(), arguments, environment: environment, stdin: input.map { .file($0) } ?? .null, stdout: .pipe)
             let reader = try #require(child.output)
             // On a Dispatch thread (the read blocks): read a little, then close the read end

@@ -15,7 +15,7 @@ struct ServeHostNameTests {
     func hostNames() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("serve-names-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let serve = try ChildProcess(
+        let serve = try await ChildProcess(
             try ChildProcess.courierBinary(),
             ["serve", "--port", "0", "--data-dir", data.path, "--host-name", "devbox.test", "--host-name", "DEVBOX2.test"],
             stdout: .pipe, stderr: .pipe)

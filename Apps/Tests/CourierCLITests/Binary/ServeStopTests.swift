@@ -15,7 +15,7 @@ struct ServeStopTests {
     func serveStopsOnInterrupt() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let serve = try ChildProcess(
+        let serve = try await ChildProcess(
             try ChildProcess.courierBinary(), ["serve", "--port", "0", "--data-dir", data.path], stdout: .pipe, stderr: .pipe)
         let ended = Task { await serve.wait() }
         // The log line names the port (on standard error or output, whichever the logger uses).
