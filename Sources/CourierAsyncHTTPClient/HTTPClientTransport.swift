@@ -17,7 +17,7 @@ import Tracing
 /// benchmark). It honours `CallContext.deadline` for the whole call, body included, and
 /// `CallContext.maxResponseBytes` while receiving (a body over the limit is never buffered whole).
 ///
-/// Errors leave as the `URLError` codes URLSession would use (``NIOErrorMapping``), a body over
+/// Errors leave as the `URLError` codes URLSession would use, a body over
 /// the limit as `ResponseTooLargeError`, cancellation as `URLError(.cancelled)`.
 ///
 /// The client is configured deliberately (see ``Settings``): a short connect timeout and no

@@ -3,7 +3,7 @@ public import CourierLLM
 public import Foundation
 
 /// Lets an `Endpoint` say its response is an LLM answer: `request(_:as:)` then decodes through
-/// ``LLMAnswerDecoder`` (extraction + repair) instead of plain JSON.
+/// CourierLLM's `LLMAnswerDecoder` (extraction + repair) instead of plain JSON.
 ///
 /// ```swift
 /// enum AlanAPI: Endpoint {
