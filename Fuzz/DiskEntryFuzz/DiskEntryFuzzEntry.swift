@@ -165,8 +165,8 @@ public func diskEntryFuzzInitialize(
         // Raw mode: the file as it is; sealed mode: without magic and checksum.
         let raw = Data([0]) + Data(file)
         let sealed = Data([1]) + Data(file[magic.count..<(file.count - 8)])
-        FileManager.default.createFile(atPath: directory + "/raw-" + name, contents: raw)
-        FileManager.default.createFile(atPath: directory + "/sealed-" + name, contents: sealed)
+        _ = FileManager.default.createFile(atPath: directory + "/raw-" + name, contents: raw)
+        _ = FileManager.default.createFile(atPath: directory + "/sealed-" + name, contents: sealed)
     }
     exit(0)
 }
