@@ -81,27 +81,28 @@ public final class ChildProcess: Sendable {
         stdin: Stream = .null, stdout: Stream = .null, stderr: Stream = .null
     ) async throws {
         var ours: [Int: FileHandle] = [:]
-        var theirs: [FileDescriptor] = []
-        func descriptor(_ stream: Stream, _ target: Int) throws -> FileDescriptor? {
+        /// The child's end of `stream` for descriptor `target`, and whether it is closed here once
+        /// the child has it (everything but this process's own standard streams).
+        func descriptor(_ stream: Stream, _ target: Int32) throws -> (FileDescriptor, close: Bool) {
+            let reading = target == 0
             switch stream {
-            case .null, .inherit: return nil
+            case .inherit: return (FileDescriptor(rawValue: target), false)
+            case .null: return (try FileDescriptor.open("/dev/null", reading ? .readOnly : .writeOnly, options: [.closeOnExec]), true)
             case .file(let url):
                 let child =
-                    target == 0
+                    reading
                     ? try FileDescriptor.open(FilePath(url.path), .readOnly, options: [.closeOnExec])
                     : try FileDescriptor.open(
                         FilePath(url.path), .writeOnly, options: [.create, .truncate, .closeOnExec], permissions: [.ownerReadWrite])
-                theirs.append(child)
-                return child
+                return (child, true)
             case .pipe:
                 let ends = try FileDescriptor.pipe()
                 // The child reads from the read end for stdin and writes to the write end otherwise.
-                let (child, parent) = target == 0 ? (ends.readEnd, ends.writeEnd) : (ends.writeEnd, ends.readEnd)
+                let (child, parent) = reading ? (ends.readEnd, ends.writeEnd) : (ends.writeEnd, ends.readEnd)
                 _ = fcntl(parent.rawValue, F_SETFD, FD_CLOEXEC)
                 _ = fcntl(child.rawValue, F_SETFD, FD_CLOEXEC)
-                theirs.append(child)
-                ours[target] = FileHandle(fileDescriptor: parent.rawValue, closeOnDealloc: true)
-                return child
+                ours[Int(target)] = FileHandle(fileDescriptor: parent.rawValue, closeOnDealloc: true)
+                return (child, true)
             }
         }
         let standardInput = try descriptor(stdin, 0)
@@ -112,17 +113,14 @@ public final class ChildProcess: Sendable {
         let environmentValue: Environment =
             environment.map { .custom(Dictionary(uniqueKeysWithValues: $0.map { (Environment.Key(rawValue: $0.key)!, $0.value) })) } ?? .inherit
         let (started, pidSink) = AsyncStream<pid_t>.makeStream()
-        let inheritIn = stdin
-        let inheritOut = stdout
-        let inheritErr = stderr
         let run = Task { () throws -> Termination in
             defer { pidSink.finish() }
             let result = try await Subprocess.run(
                 .path(FilePath(executable.path)), arguments: Arguments(arguments), environment: environmentValue,
                 platformOptions: options,
-                input: Self.input(standardInput, inherit: { if case .inherit = inheritIn { true } else { false } }()),
-                output: Self.output(standardOutput, inherit: { if case .inherit = inheritOut { true } else { false } }(), standard: .standardOutput),
-                error: Self.output(standardError, inherit: { if case .inherit = inheritErr { true } else { false } }(), standard: .standardError)
+                input: .fileDescriptor(standardInput.0, closeAfterSpawningProcess: standardInput.close),
+                output: .fileDescriptor(standardOutput.0, closeAfterSpawningProcess: standardOutput.close),
+                error: .fileDescriptor(standardError.0, closeAfterSpawningProcess: standardError.close)
             ) { execution in
                 pidSink.yield(execution.processIdentifier.value)
             }
@@ -149,15 +147,6 @@ public final class ChildProcess: Sendable {
         self.output = ours[1]
         self.errors = ours[2]
         self.run = run
-    }
-
-    private static func input(_ descriptor: FileDescriptor?, inherit: Bool) -> FileDescriptorInput {
-        .fileDescriptor(
-            descriptor ?? (inherit ? .standardInput : try! FileDescriptor.open("/dev/null", .readOnly)), closeAfterSpawningProcess: !inherit)
-    }
-
-    private static func output(_ descriptor: FileDescriptor?, inherit: Bool, standard: FileDescriptor) -> FileDescriptorOutput {
-        .fileDescriptor(descriptor ?? (inherit ? standard : try! FileDescriptor.open("/dev/null", .writeOnly)), closeAfterSpawningProcess: !inherit)
     }
 
     /// Waits for the child to end (call once).

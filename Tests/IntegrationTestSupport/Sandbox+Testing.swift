@@ -31,7 +31,8 @@ public enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendab
     public func make() -> any ClientTransport {
         switch self {
         case .asyncHTTPClient: HTTPClientTransport.shared
-        case .urlSession, .inMemory: URLSessionClientTransport(session: URLSession(configuration: .ephemeral))
+        case .urlSession: URLSessionClientTransport(session: URLSession(configuration: .ephemeral))
+        case .inMemory: preconditionFailure("the in-memory lane answers from its own sandbox: use withSandbox(lane: .inMemory)")
         }
     }
 }

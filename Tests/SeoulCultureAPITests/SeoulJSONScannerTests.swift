@@ -10,34 +10,11 @@ extension SeoulSuite {
     /// The scanner is a fast path only: on every body it must end exactly where JSONDecoder does.
     @Suite("Seoul JSON scanner: the same answers as JSONDecoder, sooner")
     struct SeoulJSONScannerTests {
-        /// What parsing `body` ends in with `reading`.
-        func outcome(_ body: String, _ reading: SeoulAnswerParser.JSONReading) -> Result<CulturalEventAnswer, SeoulAPIError> {
-            outcome(Data(body.utf8), reading)
-        }
-
-        func outcome(_ body: Data, _ reading: SeoulAnswerParser.JSONReading) -> Result<CulturalEventAnswer, SeoulAPIError> {
-            do throws(SeoulAPIError) {
-                return .success(try SeoulAnswerParser.parse(body, reading: reading))
-            } catch {
-                return .failure(error)
-            }
-        }
-
-        /// What reading `body` into programs ends in with `reading`: with `.foundation`, JSONDecoder's
-        /// rows made programs one by one — the reference the direct scan must match.
-        func programs(_ body: Data, _ reading: SeoulAnswerParser.JSONReading) -> Result<CulturalProgramAnswer, SeoulAPIError> {
-            do throws(SeoulAPIError) {
-                return .success(try SeoulAnswerParser.programs(body, reading: reading))
-            } catch {
-                return .failure(error)
-            }
-        }
-
         /// Both ways to programs end the same, and `reading` the rows of the reference agrees too.
         func expectSamePrograms(_ body: Data, sourceLocation: SourceLocation = #_sourceLocation) {
-            let reference = programs(body, .foundation)
-            #expect(programs(body, .scanner) == reference, sourceLocation: sourceLocation)
-            let viaRows = outcome(body, .foundation).map {
+            let reference = parsedPrograms(body, .foundation)
+            #expect(parsedPrograms(body, .scanner) == reference, sourceLocation: sourceLocation)
+            let viaRows = parsedAnswer(body, .foundation).map {
                 CulturalProgramAnswer(totalCount: $0.totalCount, programs: CulturalProgram.programs(from: $0.rows))
             }
             #expect(viaRows == reference, sourceLocation: sourceLocation)
@@ -58,8 +35,8 @@ extension SeoulSuite {
             let body =
                 "\u{FEFF} {\"culturalEventInfo\": {\"list_total_count\": 3, \"RESULT\": {\"CODE\": \"INFO-000\", \"MESSAGE\": \"정상 처리되었습니다\"}, "
                 + "\"row\": [\(distinct), \(reversed), \(quirky)], \"unknown\": {\"a\": [true, false]}}, \"other\": 1}\n"
-            let fast = try outcome(body, .scanner).get()
-            #expect(fast == (try outcome(body, .foundation).get()))
+            let fast = try parsedAnswer(body, .scanner).get()
+            #expect(fast == (try parsedAnswer(body, .foundation).get()))
             #expect(fast.totalCount == 3 && fast.rows.count == 3)
             #expect(fast.rows[0].codeName == "v0 값" && fast.rows[0].title == "v2 값" && fast.rows[0].time == "v23 값" && fast.rows[0].lat == "v20 값")
             #expect(fast.rows[1].homepage == "hmpg_addr" && fast.rows[1].lot == "lot")
@@ -90,13 +67,13 @@ extension SeoulSuite {
                 #"{"LAT": 01}"#, "{", "[]", "", "null", "{}",
             ]
             for body in bodies {
-                #expect(outcome(body, .scanner) == outcome(body, .foundation), "body: \(body)")
+                #expect(parsedAnswer(body, .scanner) == parsedAnswer(body, .foundation), "body: \(body)")
                 expectSamePrograms(Data(body.utf8))
             }
             var invalidUTF8 = Data(#"{"culturalEventInfo":{"row":[{"TITLE":""#.utf8)
             invalidUTF8 += [0xFF, 0xC3]
             invalidUTF8 += Data(#""}]}}"#.utf8)
-            #expect(outcome(invalidUTF8, .scanner) == outcome(invalidUTF8, .foundation))
+            #expect(parsedAnswer(invalidUTF8, .scanner) == parsedAnswer(invalidUTF8, .foundation))
             expectSamePrograms(invalidUTF8)
         }
 
@@ -105,9 +82,9 @@ extension SeoulSuite {
             try await withSeoulSandbox { sandbox in
                 let endpoint = CulturalEventAPI.rows(key: testKey, start: 1, end: 300)
                 let body = try await sandbox.seoul().client.response(endpoint).body
-                let fast = try outcome(body, .scanner).get()
+                let fast = try parsedAnswer(body, .scanner).get()
                 #expect(fast.rows.count == 300 && fast.totalCount == 3_512)
-                #expect(fast == (try outcome(body, .foundation).get()))
+                #expect(fast == (try parsedAnswer(body, .foundation).get()))
             }
         }
 
@@ -119,11 +96,11 @@ extension SeoulSuite {
                 for start in stride(from: 1, through: 3_512, by: 1000) {
                     let body = try await seoul.client.response(CulturalEventAPI.rows(key: testKey, start: start, end: start + 999)).body
                     #expect(SeoulJSONScanner.programEnvelope(body) != nil, "the fast path takes the stand-in's page at \(start)")
-                    let fast = try programs(body, .scanner).get()
-                    let reference = try programs(body, .foundation).get()
+                    let fast = try parsedPrograms(body, .scanner).get()
+                    let reference = try parsedPrograms(body, .foundation).get()
                     #expect(fast == reference)
                     #expect(fast.totalCount == 3_512 && !fast.programs.isEmpty)
-                    #expect(fast.programs.map(\.id) == CulturalProgram.programs(from: try outcome(body, .foundation).get().rows).map(\.id))
+                    #expect(fast.programs.map(\.id) == CulturalProgram.programs(from: try parsedAnswer(body, .foundation).get().rows).map(\.id))
                     total += fast.programs.count
                 }
                 let client = try await seoul.allPrograms()
@@ -152,7 +129,7 @@ extension SeoulSuite {
             let data = Data(body.utf8)
             #expect(SeoulJSONScanner.programEnvelope(data) != nil, "the fast path takes it")
             expectSamePrograms(data)
-            let fast = try programs(data, .scanner).get().programs
+            let fast = try parsedPrograms(data, .scanner).get().programs
             #expect(fast.map(\.title) == ["재즈", "b", "e", "f"])
             #expect(fast.map(\.isFree) == [true, true, false, true])
             #expect(fast[0].startDate.description == "2026-03-01" && fast[0].endDate.description == "2026-03-09")
@@ -192,11 +169,11 @@ extension SeoulSuite {
             ]
             for body in bodies {
                 #expect(SeoulJSONScanner.envelope(Data(body.utf8)) == nil && SeoulJSONScanner.programEnvelope(Data(body.utf8)) == nil)
-                #expect(outcome(body, .scanner) == outcome(body, .foundation), "body: \(body)")
+                #expect(parsedAnswer(body, .scanner) == parsedAnswer(body, .foundation), "body: \(body)")
                 expectSamePrograms(Data(body.utf8))
             }
-            #expect(try outcome(bodies[0], .scanner).get().rows.first?.title == "first")
-            #expect(try programs(Data(bodies[1].utf8), .scanner).get().programs.first?.startDate.description == "2026-01-01")
+            #expect(try parsedAnswer(bodies[0], .scanner).get().rows.first?.title == "first")
+            #expect(try parsedPrograms(Data(bodies[1].utf8), .scanner).get().programs.first?.startDate.description == "2026-01-01")
         }
 
         @Test("bad UTF-8 in a field the model does not keep, or in a row left out, fails as JSONDecoder fails")

@@ -11,22 +11,6 @@ extension SeoulSuite {
         static let keyCount = 50_000
         static let deep = 100_000
 
-        func outcome(_ body: Data, _ reading: SeoulAnswerParser.JSONReading) -> Result<CulturalEventAnswer, SeoulAPIError> {
-            do throws(SeoulAPIError) {
-                return .success(try SeoulAnswerParser.parse(body, reading: reading))
-            } catch {
-                return .failure(error)
-            }
-        }
-
-        func programs(_ body: Data, _ reading: SeoulAnswerParser.JSONReading) -> Result<CulturalProgramAnswer, SeoulAPIError> {
-            do throws(SeoulAPIError) {
-                return .success(try SeoulAnswerParser.programs(body, reading: reading))
-            } catch {
-                return .failure(error)
-            }
-        }
-
         /// A page of one row whose `culturalEventInfo` object also holds `count` distinct unknown
         /// keys, then `extra` (a member that may repeat a key).
         func envelope(keys count: Int, extra: String? = nil) -> Data {
@@ -43,10 +27,10 @@ extension SeoulSuite {
             let body = envelope(keys: Self.keyCount)
             let scanned = try #require(SeoulJSONScanner.envelope(body))
             #expect(scanned.culturalEventInfo?.row?.first?.title == "재즈")
-            let fast = try outcome(body, .scanner).get()
-            #expect(fast == (try outcome(body, .foundation).get()))
+            let fast = try parsedAnswer(body, .scanner).get()
+            #expect(fast == (try parsedAnswer(body, .foundation).get()))
             #expect(fast.totalCount == 1 && fast.rows.count == 1)
-            #expect(try programs(body, .scanner).get().programs.count == 1)
+            #expect(try parsedPrograms(body, .scanner).get().programs.count == 1)
         }
 
         @Test("a key repeated after 50,000 others is still found, and left to JSONDecoder", .timeLimit(.minutes(1)))
@@ -55,10 +39,10 @@ extension SeoulSuite {
                 let body = envelope(keys: Self.keyCount, extra: extra)
                 #expect(SeoulJSONScanner.envelope(body) == nil, "\(extra)")
                 #expect(SeoulJSONScanner.programEnvelope(body) == nil, "\(extra)")
-                #expect(outcome(body, .scanner) == outcome(body, .foundation), "\(extra)")
+                #expect(parsedAnswer(body, .scanner) == parsedAnswer(body, .foundation), "\(extra)")
             }
             // JSONDecoder keeps the first of a repeated key.
-            #expect(try outcome(envelope(keys: Self.keyCount, extra: #""list_total_count":2"#), .scanner).get().totalCount == 1)
+            #expect(try parsedAnswer(envelope(keys: Self.keyCount, extra: #""list_total_count":2"#), .scanner).get().totalCount == 1)
         }
 
         @Test("a row with 50,000 unknown keys reads as JSONDecoder reads it", .timeLimit(.minutes(1)))
@@ -67,8 +51,8 @@ extension SeoulSuite {
             for index in 0..<Self.keyCount { row += ",\"x\(index)\":\"v\"" }
             let head = #"{"culturalEventInfo":{"list_total_count":1,"row":["#
             let body = Data((head + row + "}]}}").utf8)
-            let fast = try outcome(body, .scanner).get()
-            #expect(fast == (try outcome(body, .foundation).get()))
+            let fast = try parsedAnswer(body, .scanner).get()
+            #expect(fast == (try parsedAnswer(body, .foundation).get()))
             #expect(fast.rows.first?.title == "t")
         }
 
@@ -86,11 +70,11 @@ extension SeoulSuite {
                 let body = Data(text.utf8)
                 #expect(SeoulJSONScanner.envelope(body) == nil)
                 for reading in [SeoulAnswerParser.JSONReading.scanner, .foundation] {
-                    guard case .failure(.unexpectedAnswer) = outcome(body, reading) else {
+                    guard case .failure(.unexpectedAnswer) = parsedAnswer(body, reading) else {
                         Issue.record("\(reading): \(text.prefix(40))… was not refused")
                         continue
                     }
-                    guard case .failure(.unexpectedAnswer) = programs(body, reading) else {
+                    guard case .failure(.unexpectedAnswer) = parsedPrograms(body, reading) else {
                         Issue.record("\(reading) programs: \(text.prefix(40))… was not refused")
                         continue
                     }

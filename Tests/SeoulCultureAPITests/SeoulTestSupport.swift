@@ -67,3 +67,27 @@ extension RunningSandbox {
         try await NetworkClient().request(get("/seoul/_stats"), as: SeoulStats.self)
     }
 }
+
+/// What parsing `body` with `reading` ends in (the scanner, or JSONDecoder as the reference).
+func parsedAnswer(_ body: Data, _ reading: SeoulAnswerParser.JSONReading) -> Result<CulturalEventAnswer, SeoulAPIError> {
+    do throws(SeoulAPIError) {
+        return .success(try SeoulAnswerParser.parse(body, reading: reading))
+    } catch {
+        return .failure(error)
+    }
+}
+
+/// ``parsedAnswer(_:_:)`` of a text body.
+func parsedAnswer(_ body: String, _ reading: SeoulAnswerParser.JSONReading) -> Result<CulturalEventAnswer, SeoulAPIError> {
+    parsedAnswer(Data(body.utf8), reading)
+}
+
+/// What reading `body` into programs ends in with `reading`: with `.foundation`, JSONDecoder's
+/// rows made programs one by one — the reference the direct scan must match.
+func parsedPrograms(_ body: Data, _ reading: SeoulAnswerParser.JSONReading) -> Result<CulturalProgramAnswer, SeoulAPIError> {
+    do throws(SeoulAPIError) {
+        return .success(try SeoulAnswerParser.programs(body, reading: reading))
+    } catch {
+        return .failure(error)
+    }
+}

@@ -26,9 +26,8 @@ struct CacheBodySpool: AsyncSequence, Sendable {
         mutating func next() async throws -> HTTPBody.ByteChunk? { try await source.next() }
     }
 
-    /// The one iteration of the upstream body.
-    // unchecked: holds HTTPBody's iterator; the body is `.single`-iteration, so one task at a time calls next().
-    final class Source: @unchecked Sendable {
+    /// The one iteration of the upstream body (HTTPBody's iterator; the body is `.single`-iteration).
+    final class Source: @unchecked Sendable {  // unchecked: one task at a time calls next()
         private var pending: ArraySlice<UInt8>?
         private var upstream: HTTPBody.AsyncIterator
         private var writer: CacheBodyWriter?

@@ -193,7 +193,7 @@ final class CancelGate: Sendable {
 /// A wait is at most a second: a delegate call that itself waited for the session's work queue
 /// (FoundationNetworking's own authentication handling calls `task.suspend()`) must not wait
 /// for ever.
-final class BoundedDelegateQueue: OperationQueue, @unchecked Sendable {
+final class BoundedDelegateQueue: OperationQueue, @unchecked Sendable {  // unchecked: OperationQueue is; its own state is let
     private let queue: DispatchQueue
     private let slots: DispatchSemaphore
     private static let key = DispatchSpecificKey<Bool>()
