@@ -6,7 +6,9 @@
 # 1. Python's test peers (icalendar, websockets: Scripts/test-requirements.txt) in a virtual
 #    environment of the repository's own, .build-python/, put first on PATH for the tests.
 # 2. The library's tests, every trait on (Combine, WebSocket, SQLite), against the sandbox
-#    server (Sandbox/, by path).
+#    server (Sandbox/, by path): every suite in parallel, then the suites tagged `.timing` (their
+#    assertions have wall-clock upper bounds) one test at a time. Arguments (e.g. --filter X) give
+#    one pass with them instead.
 # 3. The apps' tests (Apps/: the `courier` command-line tool, its binary run as a person runs it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,8 +22,23 @@ if ! "$venv/bin/python3" -c "import icalendar, websockets.asyncio.server" 2>/dev
 fi
 export PATH="$venv/bin:$PATH"
 
-echo "test.sh: the library (swift test --enable-all-traits)"
-swift test --enable-all-traits "$@"
+if [ $# -gt 0 ]; then
+  echo "test.sh: the library (swift test --enable-all-traits $*)"
+  swift test --enable-all-traits "$@"
+else
+  # Suites tagged `.timing` (Tests/IntegrationTestSupport/TimingTag.swift: wall-clock upper bounds)
+  # run in a second pass, one test at a time, so that the first pass's hundred parallel suites
+  # cannot stall them for seconds; their names are read off the tag, never listed by hand.
+  timed=$(awk '/@Suite\(.*\.tags\(.*\.timing/ {f=1; next}
+    f && match($0, /(struct|class|enum) [A-Za-z0-9_]+/) {s=substr($0, RSTART, RLENGTH); sub(/.* /, "", s); print s; f=0}' \
+    $(grep -rl --include='*.swift' 'tags(.*\.timing' Tests) | sort | paste -sd'|')
+  [ -n "$timed" ] || { echo "test.sh: no suite tagged .timing found" >&2; exit 1; }
+  pattern="\.($timed)(/|\$)"
+  echo "test.sh: the library, every suite but the timed ones (swift test --enable-all-traits --skip '$pattern')"
+  swift test --enable-all-traits --skip "$pattern"
+  echo "test.sh: the library's timed suites, one test at a time (swift test --enable-all-traits --no-parallel --filter '$pattern')"
+  swift test --enable-all-traits --no-parallel --filter "$pattern"
+fi
 echo "test.sh: the apps (swift test --package-path Apps)"
 swift test --package-path Apps "$@"
 echo "test.sh: every package's tests passed"

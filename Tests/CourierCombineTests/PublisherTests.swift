@@ -84,7 +84,7 @@ struct PublisherTests {
 }
 
 /// The bounded merge over real sockets.
-@Suite("Merge many", .serialized)
+@Suite("Merge many", .serialized, .tags(.timing))
 struct MergeManyTests {
     @Test func neverExceedsMaxConcurrentAndEmitsEveryValue() async throws {
         try await withSandbox { sandbox, client in

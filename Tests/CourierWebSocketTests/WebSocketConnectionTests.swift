@@ -7,7 +7,7 @@ import CourierWebSocket
 import Foundation
 import Testing
 
-@Suite("WebSocket connection over sockets")
+@Suite("WebSocket connection over sockets", .tags(.timing))
 struct WebSocketConnectionTests {
     @Test("text and binary messages flow both ways, in order; a 1 MB message arrives whole")
     func messagesFlow() async throws {

@@ -7,7 +7,7 @@ import Testing
 
 /// What a hostile or careless peer can make a client hold or do: messages over the size limit,
 /// floods a slow reader does not take, plain `ws://` to hosts on the network.
-@Suite("WebSocket limits: message size, receive bytes, plain ws://")
+@Suite("WebSocket limits: message size, receive bytes, plain ws://", .tags(.timing))
 struct WebSocketLimitsTests {
     static let mebibyte = 1 << 20
 

@@ -6,7 +6,7 @@ import CourierWebSocket
 import Foundation
 import Testing
 
-@Suite("WebSocket session: reconnects, heartbeat, backoff, buffering")
+@Suite("WebSocket session: reconnects, heartbeat, backoff, buffering", .tags(.timing))
 struct WebSocketSessionTests {
     static let fast = ReconnectPolicy(initialDelay: .milliseconds(50), maxDelay: .milliseconds(400), jitter: 0.2, resetAfter: .seconds(30))
 

@@ -7,7 +7,7 @@ import OpenAPIRuntime
 import Testing
 
 /// Cancelling the calling task cancels the transport request and surfaces as `taskCancelled`.
-@Suite("Cancellation")
+@Suite("Cancellation", .tags(.timing))
 struct CancellationTests {
     @Test(
         "mid-request cancellation → taskCancelled at once (median < 250 ms even on a loaded machine); the server sees the disconnect; the one pooled connection is free again",

@@ -9,7 +9,7 @@ import FoundationNetworking
 #endif
 
 /// Every fault route ends in a specific ``NetworkError``, on both transports.
-@Suite("Faults")
+@Suite("Faults", .tags(.timing))
 struct FaultTests {
     struct Named: Decodable, Sendable {
         var id: Int

@@ -17,7 +17,7 @@ import FoundationNetworking
 /// or more): they show the deadline ended the call, not how promptly — a loaded 2-core machine
 /// running every suite at once is no stopwatch. `HostileBenchmark` measures the times (drip and
 /// dripping head ended by 4 s) and the memory.
-@Suite("Hostile servers", .serialized)
+@Suite("Hostile servers", .serialized, .tags(.timing))
 struct HostileServerTests {
     /// What `/echo` says it received.
     struct Echo: Decodable, Sendable {

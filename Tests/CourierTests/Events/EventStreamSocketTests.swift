@@ -7,7 +7,7 @@ import OpenAPIAsyncHTTPClient
 import Testing
 
 /// `events(_:)` against the sandbox's `/sse/*` routes over real sockets.
-@Suite("Server-sent events over sockets")
+@Suite("Server-sent events over sockets", .tags(.timing))
 struct EventStreamSocketTests {
     struct Tick: Decodable, Sendable, Equatable {
         var n: Int

@@ -7,7 +7,7 @@ import IntegrationTestSupport
 import Testing
 
 /// ``RetryMiddleware`` against the sandbox's `/flaky/{key}` route, with a recording clock.
-@Suite("Retry over sockets")
+@Suite("Retry over sockets", .tags(.timing))
 struct RetrySocketTests {
     /// What `/flaky/{key}` answers once it succeeds.
     struct Flaky: Decodable, Sendable {
