@@ -194,6 +194,7 @@ let package = Package(
             dependencies: [
                 "Courier", "CourierAsyncHTTPClient", "CourierTesting", "IntegrationTestSupport",
                 .product(name: "CourierSandbox", package: "Sandbox"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),

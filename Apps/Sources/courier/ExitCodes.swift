@@ -8,7 +8,7 @@ import Courier
 /// |---|---|
 /// | 0 | success |
 /// | 1 | the command could not do what was asked (nothing to export, a file not written, a demo step failed, no saved login) |
-/// | 10–16 | a network call failed, one code per ``NetworkError/Family`` (``code(for:)``) |
+/// | 10–17 | a network call failed, one code per ``NetworkError/Family`` (``code(for:)``) |
 /// | 64 | bad usage: an unknown option, a bad value, an unreadable file named by an option |
 /// | 130 | interrupted (Ctrl-C) |
 enum ExitCodes {
@@ -26,6 +26,7 @@ enum ExitCodes {
         case .response: 14
         case .request: 15
         case .cancelled: 16
+        case .file: 17
         }
     }
 
@@ -36,7 +37,8 @@ enum ExitCodes {
         timeout, DNS, TLS, redirects); 11 client error answer (4xx); 12 server error answer \
         (5xx); 13 authorization (401, key, quota); 14 unusable response (bad JSON, too large, \
         cut off; no JSON in an LLM answer); 15 request not sent (bad URL, insecure http://, \
-        encoding); 16 cancelled; 64 bad usage (also an unreadable or invalid file named by an \
+        encoding); 16 cancelled; 17 a local file (disk full, the same download already running, \
+        checksum mismatch); 64 bad usage (also an unreadable or invalid file named by an \
         option); 130 interrupted (Ctrl-C; at a password prompt the terminal's echo is put back \
         first).
         """

@@ -8,7 +8,8 @@ import UnixSignals
 
 /// Courier's sandbox: a Hummingbird server with httpbin-style fault routes, probe routes for
 /// concurrency tests, sample data, server-sent events (`/sse`), routes for retries (`/flaky`) and
-/// de-duplication (`/counted`), and (from the Accounts issue) the seminar's User API.
+/// de-duplication (`/counted`), transfers (`/files` with ranges, validators, pacing and cuts;
+/// the `/upload` sink; `/ndjson` streams), and (from the Accounts issue) the seminar's User API.
 ///
 /// Start it in-process on an ephemeral loopback port for tests and the demo:
 /// ```swift
@@ -78,6 +79,7 @@ public struct SandboxServer: Sendable {
         SSERoutes().register(on: router)
         FlakyRoutes().register(on: router)
         CountedRoutes().register(on: router)
+        TransferRoutes().register(on: router)
         TickerRoutes(hub: ticker).register(on: router)
         for extensionRoutes in await SandboxExtensions.registered(options: options, logger: logger) {
             try await extensionRoutes.register(on: router)

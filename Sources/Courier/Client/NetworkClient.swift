@@ -90,7 +90,7 @@ public final class NetworkClient: NetworkProviding, Sendable {
     }
 
     /// The non-generic body of ``answer(_:)``.
-    private func send(_ call: Call) async throws(NetworkError) -> NetworkResponse {
+    func send(_ call: Call) async throws(NetworkError) -> NetworkResponse {
         let context = call.context(maxResponseBytes: configuration.maxResponseBytes)
         do {
             let (request, head, body) = try await pipeline.collect(call, context: context)
@@ -104,14 +104,15 @@ public final class NetworkClient: NetworkProviding, Sendable {
     }
 
     /// Sends `call` through the middlewares and the transport with the body handed back as it
-    /// arrives (for event streams), silent for at most `idleTimeout`. An error status is thrown,
-    /// its body read within the limit.
-    func openStream(_ call: Call, idleTimeout: Duration?) async throws(NetworkError) -> (HTTPResponse, HTTPBody?) {
+    /// arrives (for event streams, byte streams, downloads), silent for at most `idleTimeout`. An
+    /// error status is thrown, its body read within the limit — unless it is one of `accepting`
+    /// (a download's 416).
+    func openStream(_ call: Call, idleTimeout: Duration?, accepting: Set<Int> = []) async throws(NetworkError) -> (HTTPResponse, HTTPBody?) {
         let limit = configuration.maxResponseBytes
         let context = call.context(maxResponseBytes: limit, streams: true, idleTimeout: idleTimeout)
         do {
             let (head, body) = try await pipeline.open(call, context: context)
-            if let error = call.statusMapping.error(for: head, body: Data()) {
+            if !accepting.contains(head.status.code), let error = call.statusMapping.error(for: head, body: Data()) {
                 var bytes = Data()
                 if let body { bytes = try await BodyCollector.collect(body, limit: limit) }
                 throw call.statusMapping.error(for: head, body: bytes) ?? error

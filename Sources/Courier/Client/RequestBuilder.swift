@@ -69,6 +69,12 @@ struct RequestBuilder: Sendable {
         case .uploadMultipart(let form):
             fields[.contentType] = form.contentType
             body = try form.body()
+        case .uploadFile(let url, let contentType):
+            fields[.contentType] = contentType
+            body = try FileBody.make(url)
+        case .uploadStream(let bytes, let length, let contentType):
+            fields[.contentType] = contentType
+            body = HTTPBody(bytes, length: length.map { .known($0) } ?? .unknown, iterationBehavior: .single)
         case .requestComposite(let parameters, let inner):
             query.merge(parameters) { _, new in new }
             try encode(inner, query: &query, fields: &fields, body: &body)

@@ -16,6 +16,14 @@ public indirect enum HTTPTask: Sendable {
     case requestData(Data, contentType: String)
     /// A `multipart/form-data` body of fields and files, streamed (files are read in chunks).
     case uploadMultipart(MultipartFormData)
+    /// A file's bytes as the body, read in chunks while they are sent (never loaded whole), with
+    /// its length; sent again on a retry (the file is reopened). A file that cannot be read is
+    /// ``NetworkError/encodingError``.
+    case uploadFile(URL, contentType: String = "application/octet-stream")
+    /// Bytes from an `AsyncSequence` as the body, streamed as they come, with their `length` when
+    /// known (else chunked). A one-shot source: never buffered for a replay, so a call with it is
+    /// not retried.
+    case uploadStream(any AsyncSequence<ArraySlice<UInt8>, any Error> & Sendable, length: Int64?, contentType: String = "application/octet-stream")
     /// Query parameters together with any body-carrying task.
     case requestComposite(query: RequestParameters, body: HTTPTask)
 }

@@ -37,6 +37,14 @@ extension NetworkError: LocalizedError {
             return "응답이 너무 커요 (\(limit)바이트 제한)"
         case (.responseTooLarge(let limit), .english):
             return "The response is larger than the \(limit)-byte limit."
+        case (.fileError(.diskFull), .korean): return "저장 공간이 부족해요"
+        case (.fileError(.diskFull), .english): return "The disk is full."
+        case (.fileError(.inUse), .korean): return "같은 파일을 이미 내려받고 있어요"
+        case (.fileError(.inUse), .english): return "This file is already being downloaded."
+        case (.fileError(.checksumMismatch), .korean): return "내려받은 파일이 손상됐어요"
+        case (.fileError(.checksumMismatch), .english): return "The downloaded file is damaged (its checksum does not match)."
+        case (.fileError, .korean): return "파일을 읽거나 쓰지 못했어요"
+        case (.fileError, .english): return "The file could not be read or written."
         case (.unauthorized, .korean): return "로그인이 필요해요\n다시 로그인해 주세요"
         case (.unauthorized, .english): return "You need to sign in.\nPlease sign in again."
         case (.rateLimited(let after), .korean):
@@ -85,6 +93,7 @@ extension NetworkError {
         case .responseTooLarge(let limit): return "responseTooLarge(\(limit))"
         case .webSocketError(let failure): return "webSocketError(\(failure))"
         case .insecureURL(let host): return "insecureURL(\(host))"
+        case .fileError(let failure): return "fileError(\(failure))"
         case .modelRefusal(let text):
             let excerpt = DecodingDiagnostics.excerpt(text, limit: 120)
                 .replacingOccurrences(of: "\"", with: "\\\"")

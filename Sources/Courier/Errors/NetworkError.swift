@@ -65,6 +65,9 @@ public enum NetworkError: Error, Sendable {
     case insecureURL(host: String)
     /// An LLM answered without usable JSON (a refusal, for instance); carries the model's own text.
     case modelRefusal(String)
+    /// A transfer's local file could not be read or written (a full disk, a download already
+    /// running to the same file, a checksum that does not match).
+    case fileError(FileFailure)
 }
 
 extension NetworkError {
@@ -92,6 +95,7 @@ extension NetworkError {
         case .invalidAPIKey, .quotaExceeded, .unauthorized: return .authorization
         case .notFound, .uriTooLong, .remoteError, .unknown, .rateLimited: return .client
         case .serviceUnavailable, .serverError: return .server
+        case .fileError: return .file
         }
     }
 
@@ -111,6 +115,8 @@ extension NetworkError {
         case server
         /// The answer could not be used.
         case response
+        /// A local file could not be read or written.
+        case file
     }
 }
 
@@ -128,6 +134,7 @@ extension NetworkError: Equatable {
         case (.insecureURL(let a), .insecureURL(let b)): return a == b
         case (.modelRefusal(let a), .modelRefusal(let b)): return a == b
         case (.webSocketError(let a), .webSocketError(let b)): return a == b
+        case (.fileError(let a), .fileError(let b)): return a == b
         default:
             guard lhs.statusCode == rhs.statusCode else { return false }
             return lhs.caseName == rhs.caseName
@@ -157,6 +164,7 @@ extension NetworkError: Equatable {
         case .responseTooLarge: "responseTooLarge"
         case .insecureURL: "insecureURL"
         case .modelRefusal: "modelRefusal"
+        case .fileError: "fileError"
         }
     }
 }

@@ -3,14 +3,14 @@ import OpenAPIRuntime
 
 /// Makes a request body safe to send more than once (retries, a replay after refreshing a token).
 enum ReplayableBody {
-    /// Bodies up to this size are buffered to be replayed; larger single-pass ones are sent once.
+    /// The size limit the middlewares fall back to when a call has no context (16 MiB).
     static let limit = 16 * 1024 * 1024
 
-    /// `body` itself when it can be iterated again, its bytes as a new body when it can only be
-    /// read once and fits ``limit``; `replayable` is false for a larger or unsized single-pass body.
+    /// `body` itself, and whether it can be sent again: a body that can be iterated again (bytes,
+    /// a form, a file that is reopened) can; a one-shot stream (``HTTPTask/uploadStream(_:length:contentType:)``)
+    /// is never buffered for a replay — a call with one is simply not sent twice.
     static func make(_ body: HTTPBody?) async throws -> (body: HTTPBody?, replayable: Bool) {
-        guard let body, body.iterationBehavior == .single else { return (body, true) }
-        guard case .known(let length) = body.length, length <= limit else { return (body, false) }
-        return (HTTPBody(try await Data(collecting: body, upTo: limit)), true)
+        guard let body else { return (nil, true) }
+        return (body, body.iterationBehavior == .multiple)
     }
 }

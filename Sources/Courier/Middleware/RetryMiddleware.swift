@@ -21,8 +21,8 @@ import FoundationNetworking
 /// It never retries a non-idempotent call (POST, PATCH) unless the request carries an
 /// `Idempotency-Key` header or its endpoint says it is idempotent (`CallTraits.idempotent`);
 /// never after cancellation; and never when the wait plus another attempt as long as the last
-/// would end after the call's deadline. The body is replayed (buffered first when it can only
-/// be read once). Each retry is logged at `.notice`, secrets redacted, with its reason and delay.
+/// would end after the call's deadline. The body is replayed when it can be read again (bytes, a
+/// form, a file); a one-shot stream is never buffered for a replay: such a call is sent once. Each retry is logged at `.notice`, secrets redacted, with its reason and delay.
 public struct RetryMiddleware: ClientMiddleware {
     /// When to retry and how long to wait.
     public var policy: RetryPolicy

@@ -17,6 +17,8 @@ final class StreamingSession: NSObject, URLSessionDataDelegate, Sendable {
         /// The most body bytes accepted (nil: no limit).
         let limit: Int?
         var received = 0
+        /// The file the request body was sent from, when it must be removed once the task ends.
+        let upload: RequestBodyFile?
     }
 
     private let streams = Mutex<[Int: Stream]>([:])
@@ -54,16 +56,22 @@ final class StreamingSession: NSObject, URLSessionDataDelegate, Sendable {
     /// declared length over it fails before the head is returned; a body growing past it fails
     /// with `ResponseTooLargeError` and cancels the task). Cancelling the calling task before the
     /// head, or ending the body's iteration, cancels the request.
-    func start(_ request: URLRequest, limit: Int?) async throws -> (HTTPURLResponse, AsyncThrowingStream<ArraySlice<UInt8>, any Error>) {
-        guard let session = session.withLock({ $0 }) else { throw URLError(.cancelled) }
-        let task = session.dataTask(with: request)
+    func start(
+        _ request: URLRequest, uploading upload: RequestBodyFile? = nil, limit: Int?
+    ) async throws -> (HTTPURLResponse, AsyncThrowingStream<ArraySlice<UInt8>, any Error>) {
+        guard let session = session.withLock({ $0 }) else {
+            upload?.remove()
+            throw URLError(.cancelled)
+        }
+        let task: URLSessionTask =
+            if let upload { session.uploadTask(with: request, fromFile: URL(fileURLWithPath: upload.path)) } else { session.dataTask(with: request) }
         let (bytes, continuation) = AsyncThrowingStream<ArraySlice<UInt8>, any Error>.makeStream()
         let gate = CancelGate(task)
         gates.withLock { $0[task.taskIdentifier] = gate }
         continuation.onTermination = { _ in gate.cancel() }
         let head = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<HTTPURLResponse, any Error>) in
-                streams.withLock { $0[task.taskIdentifier] = Stream(head: waiter, bytes: continuation, limit: limit) }
+                streams.withLock { $0[task.taskIdentifier] = Stream(head: waiter, bytes: continuation, limit: limit, upload: upload) }
                 task.resume()
             }
         } onCancel: {
@@ -109,6 +117,7 @@ final class StreamingSession: NSObject, URLSessionDataDelegate, Sendable {
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         gates.withLock { $0.removeValue(forKey: task.taskIdentifier) }?.completed()
         guard let stream = streams.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        stream.upload?.remove()
         let failure: (any Error)? = error.map { error in
             // libcurl's "partial file" arrives as an unknown error; it means the connection dropped.
             if let urlError = error as? URLError, urlError.code == .unknown { return URLError(.networkConnectionLost) }
@@ -144,6 +153,7 @@ final class StreamingSession: NSObject, URLSessionDataDelegate, Sendable {
     /// Ends `task` with `error`: its head waiter or its body, whichever is waiting, then cancels it.
     private func fail(_ task: URLSessionTask, _ error: any Error) {
         guard let stream = streams.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        stream.upload?.remove()
         stream.head?.resume(throwing: error)
         stream.bytes.finish(throwing: error)
         gates.withLock { $0[task.taskIdentifier] }?.cancel()

@@ -14,7 +14,9 @@ public import FoundationNetworking
 /// as bytes arrive: a declared `Content-Length` over `CallContext.maxResponseBytes` is refused
 /// before a body byte is read, and the task is cancelled as soon as the count passes the limit.
 /// The session follows no redirects (the client does, hop by hop) and keeps no cookies and no
-/// cache of its own (Courier's `CacheMiddleware` is the cache).
+/// cache of its own (Courier's `CacheMiddleware` is the cache). A request body over 1 MiB or of
+/// unknown length is sent from a file: a file upload's own, or a temporary copy (0600, removed
+/// when the task ends) of any other body — never collected in memory.
 ///
 /// Bounds that depend on the platform: on Linux, libcurl inflates a gzip body before the delegate
 /// sees a byte, so only the absolute byte count bounds a compressed body there (not a ratio);
@@ -45,8 +47,20 @@ public final class URLSessionClientTransport: ClientTransport, IdleTimeoutAwareT
         let context = CallContext.current
         var urlRequest = try self.urlRequest(request, baseURL: baseURL)
         if let idle = context?.idleTimeout { urlRequest.timeoutInterval = Self.seconds(idle) }
-        if let body { urlRequest.httpBody = try await Data(collecting: body, upTo: 64 * 1024 * 1024) }
-        try Task.checkCancellation()
+        var upload: RequestBodyFile?
+        if let body {
+            if let path = FileBodyRegistry.shared.path(of: body) {
+                upload = RequestBodyFile(path: path, temporary: false)
+            } else if case .known(let length) = body.length, length <= Self.inMemoryBodyLimit {
+                urlRequest.httpBody = try await Data(collecting: body, upTo: Self.inMemoryBodyLimit)
+            } else {
+                upload = try await RequestBodyFile.spool(body)
+            }
+        }
+        if Task.isCancelled {
+            upload?.remove()
+            throw CancellationError()
+        }
         let streaming = self.streaming.withLock { streaming in
             if let existing = streaming { return existing }
             let made = StreamingSession(configuration: session.configuration)
@@ -55,12 +69,18 @@ public final class URLSessionClientTransport: ClientTransport, IdleTimeoutAwareT
         }
         // A stream's body has no total limit (an event stream may run for hours); its events do.
         let limit = context?.streamsResponse == true ? nil : context?.maxResponseBytes
-        let (http, bytes) = try await streaming.start(urlRequest, limit: limit)
+        let (http, bytes) = try await streaming.start(urlRequest, uploading: upload, limit: limit)
         // A HEAD answer, a 204 or a 304 declares a length it has no body for.
         let bodiless = request.method == .head || http.statusCode == 204 || http.statusCode == 304
         let length = http.expectedContentLength >= 0 && !bodiless ? HTTPBody.Length.known(http.expectedContentLength) : .unknown
         return (Self.head(http), HTTPBody(bytes, length: length, iterationBehavior: .single))
     }
+
+    /// Request bodies up to this size are sent from memory; larger ones, and those of unknown
+    /// length, from a file: a file upload's own file (``HTTPTask/uploadFile(_:contentType:)``),
+    /// anything else spooled to a temporary file first — FoundationNetworking has no bound
+    /// streams for a body, but it streams a file from disk (`uploadTask(with:fromFile:)`).
+    static let inMemoryBodyLimit = 1 << 20
 
     /// `request` as a `URLRequest`; its timeout (idle, in URLSession's meaning) the deadline's remainder.
     private func urlRequest(_ request: HTTPRequest, baseURL: URL) throws -> URLRequest {

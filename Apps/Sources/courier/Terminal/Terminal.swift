@@ -49,9 +49,14 @@ enum Terminal {
     }
 
     /// Columns of the terminal on stdout (80 when unknown, or stdout is not a terminal).
-    static var columns: Int {
+    static var columns: Int { columns(of: STDOUT_FILENO) }
+
+    /// Columns of the terminal on stderr (80 when unknown), for what is drawn there (a progress bar).
+    static var stderrColumns: Int { columns(of: STDERR_FILENO) }
+
+    private static func columns(of descriptor: Int32) -> Int {
         var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
         return Int(size.ws_col)
     }
 

@@ -17,7 +17,7 @@ struct AdHocEndpoint: Endpoint {
     /// adds `extraQuery`, and attaches `json` (or raw `data` of type `dataType`) as the body.
     init(
         method: String, url text: String, headers: [String: String], extraQuery: [(String, String)], json: String?, timeout: Duration?,
-        secrets: [String] = [], data: String? = nil, dataType: String = "application/octet-stream"
+        secrets: [String] = [], data: String? = nil, dataType: String = "application/octet-stream", uploadFile: URL? = nil
     ) throws {
         guard let parts = URLEndpoint.parts(of: text) else { throw CLIError.usage("'\(text)' is not an http:// or https:// URL") }
         self.baseURL = parts.baseURL
@@ -36,6 +36,10 @@ struct AdHocEndpoint: Endpoint {
         if let data {
             guard json == nil else { throw CLIError.usage("--data and --json cannot be used together") }
             body = .requestData(Data(data.utf8), contentType: dataType)
+        }
+        if let uploadFile {
+            guard json == nil, data == nil else { throw CLIError.usage("--upload-file cannot be used with --data or --json") }
+            body = .uploadFile(uploadFile, contentType: dataType)
         }
         self.task = parameters.isEmpty ? body : .requestComposite(query: parameters, body: body)
         self.headers = headers.isEmpty ? nil : headers

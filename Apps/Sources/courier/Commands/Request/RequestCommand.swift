@@ -23,6 +23,8 @@ struct RequestCommand: AsyncParsableCommand {
             --include prints the head first, as received: `HTTP/1.1 <code> <reason>`, the header \
             fields, each line ending in CRLF, a blank line. On failure the error's log line and \
             its user message go to stderr.
+            --upload-file (-T) FILE sends FILE as the body, streamed from disk (PUT unless a \
+            method is named). --lines prints the body line by line as each line arrives.
             With --stream, prints each server-sent event as it arrives, one compact JSON object \
             per line ({"id":…,"event":…,"data":…}, a field absent when the event has none). With \
             --retry N, up to N attempts (backoff with jitter, Retry-After honoured; idempotent \
@@ -39,6 +41,8 @@ struct RequestCommand: AsyncParsableCommand {
             Example: courier request 'http://127.0.0.1:8080/cache/demo?cc=max-age%3D60' --cache /tmp/cc --include
             Example: courier request http://127.0.0.1:8080/echo --data 'a=1' --header 'Content-Type: text/plain'
             Example: courier request -X PUT http://127.0.0.1:8080/echo --json '{"a":1}'
+            Example: courier request http://127.0.0.1:8080/upload --upload-file big.iso
+            Example: courier request 'http://127.0.0.1:8080/ndjson?count=5&interval=200' --lines
             Example: courier request http://127.0.0.1:8080/echo --header @headers.txt --query serviceKey@key.txt
             """
     )
@@ -70,6 +74,11 @@ struct RequestCommand: AsyncParsableCommand {
     @Flag(name: [.customShort("L"), .long], help: "Follow redirects (the default; accepted for curl's habit).") var location = false
     @Flag(name: .long, help: "Do not follow redirects: print the 3xx answer itself.") var noLocation = false
     @Flag(name: .long, help: "Pretty-print a JSON body even when stdout is not a terminal.") var pretty = false
+    @Option(
+        name: [.customShort("T"), .long],
+        help: "Send FILE as the body, streamed from disk (PUT unless a method is named; its type from --header 'Content-Type: …').")
+    var uploadFile: String?
+    @Flag(name: .long, help: "Print the body line by line as each line arrives (NDJSON, logs); the exit code as usual.") var lines = false
 
     /// The method and the URL from the positional words, -X, and the body options.
     func target() throws -> (method: String, url: String) {
@@ -83,7 +92,7 @@ struct RequestCommand: AsyncParsableCommand {
         if let method, let requestMethod, method.uppercased() != requestMethod.uppercased() {
             throw ValidationError("two methods: \(method) and -X \(requestMethod)")
         }
-        let chosen = (method ?? requestMethod)?.uppercased() ?? (data != nil || json != nil ? "POST" : "GET")
+        let chosen = (method ?? requestMethod)?.uppercased() ?? (uploadFile != nil ? "PUT" : data != nil || json != nil ? "POST" : "GET")
         guard !chosen.isEmpty, chosen.utf8.allSatisfy({ $0 >= 0x21 && $0 < 0x7F && !"()<>@,;:\\\"/[]?={} ".utf8.contains($0) }) else {
             throw ValidationError("'\(chosen)' is not an HTTP method")
         }
@@ -115,10 +124,14 @@ struct RequestCommand: AsyncParsableCommand {
         let endpoint: AdHocEndpoint
         do {
             let dataType = headers.first { $0.key.lowercased() == "content-type" }?.value
-            if data != nil, let name = headers.keys.first(where: { $0.lowercased() == "content-type" }) { headers[name] = nil }
+            if data != nil || uploadFile != nil, let name = headers.keys.first(where: { $0.lowercased() == "content-type" }) { headers[name] = nil }
+            if let uploadFile, !FileManager.default.isReadableFile(atPath: uploadFile) {
+                throw CLIError.usage("--upload-file: cannot read '\(uploadFile)'")
+            }
             endpoint = try AdHocEndpoint(
                 method: method, url: url, headers: headers, extraQuery: extraQuery, json: json,
-                timeout: .milliseconds(Int(timeout * 1000)), data: data, dataType: dataType ?? "application/octet-stream")
+                timeout: .milliseconds(Int(timeout * 1000)), data: data, dataType: dataType ?? "application/octet-stream",
+                uploadFile: uploadFile.map { URL(fileURLWithPath: $0) })
         } catch let error as CLIError {
             throw ValidationError(error.description)
         }
@@ -143,6 +156,12 @@ struct RequestCommand: AsyncParsableCommand {
             if stream {
                 for try await event in client.events(endpoint, options: EventStreamOptions(idleTimeout: .milliseconds(Int(timeout * 1000)))) {
                     Terminal.outputJSON(EventLine.render(event))
+                }
+                return
+            }
+            if lines {
+                for try await line in client.lines(endpoint, options: ByteStreamOptions(idleTimeout: .milliseconds(Int(timeout * 1000)))) {
+                    Terminal.output(line)
                 }
                 return
             }

@@ -1,0 +1,164 @@
+import Foundation
+
+#if canImport(Glibc)
+// `struct stat` comes from glibc's headers, which CoreFoundation and CDispatch include too (see
+// CachedBodyFile.swift): all of them are imported.
+import CDispatch
+import CoreFoundation
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The files of one download beside its target `FILE`: the body so far in `FILE.courier-partial`
+/// and what resuming needs in `FILE.courier-resume` (``DownloadState``), both 0600.
+///
+/// Opening takes an exclusive `flock` on the partial file, without waiting: a second download to
+/// the same target — in this process or another — fails at once with
+/// ``FileFailure/inUse(path:)`` and never touches the first one's bytes. The lock goes with the
+/// descriptor, so a killed process leaves no stale lock. ``finish()`` syncs the body and renames
+/// it over `FILE` in one step: `FILE` is either the old file or the whole new one.
+final class PartialDownload {
+    let target: String
+    let partialPath: String
+    let statePath: String
+    private let descriptor: Int32
+    /// Bytes in the partial file (kept in step with every write and truncation).
+    private(set) var size: Int64
+
+    static let partialSuffix = ".courier-partial"
+    static let stateSuffix = ".courier-resume"
+
+    private init(target: String, descriptor: Int32, size: Int64) {
+        self.target = target
+        self.partialPath = target + Self.partialSuffix
+        self.statePath = target + Self.stateSuffix
+        self.descriptor = descriptor
+        self.size = size
+    }
+
+    /// Opens (or creates) the partial file of `target` and locks it.
+    static func lock(target: String) throws(NetworkError) -> PartialDownload {
+        let path = target + partialSuffix
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw Self.failure(path, "open") }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            _ = close(descriptor)
+            if code == EWOULDBLOCK { throw .fileError(.inUse(path: target)) }
+            throw .fileError(.ioFailed(path: path, operation: "lock", errno: code))
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            _ = close(descriptor)
+            throw Self.failure(path, "stat")
+        }
+        _ = fchmod(descriptor, 0o600)
+        return PartialDownload(target: target, descriptor: descriptor, size: Int64(info.st_size))
+    }
+
+    /// Closes the partial file (releasing the lock); the files stay for a later resume.
+    func release() {
+        _ = close(descriptor)
+    }
+
+    /// The saved state, when there is one this code can read.
+    func readState() -> DownloadState? {
+        guard let data = FileManager.default.contents(atPath: statePath), data.count < 64 * 1024,
+            let state = try? JSONDecoder().decode(DownloadState.self, from: data), state.format == 1
+        else { return nil }
+        return state
+    }
+
+    /// Writes `state` beside the partial: a temporary file, synced, renamed into place.
+    func writeState(_ state: DownloadState) throws(NetworkError) {
+        let data: Data
+        do { data = try JSONEncoder().encode(state) } catch { throw .encodingError }
+        let temporary = statePath + ".tmp"
+        _ = unlink(temporary)
+        let file = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard file >= 0 else { throw Self.failure(temporary, "open") }
+        let written = data.withUnsafeBytes { Self.writeAll(file, $0, at: 0) }
+        let synced = written && fsync(file) == 0
+        let failure = synced ? nil : Self.failure(temporary, written ? "sync" : "write")
+        _ = close(file)
+        if let failure {
+            _ = unlink(temporary)
+            throw failure
+        }
+        guard rename(temporary, statePath) == 0 else { throw Self.failure(statePath, "rename") }
+    }
+
+    /// Empties the partial file and forgets its state: the download starts over.
+    func reset() throws(NetworkError) {
+        _ = unlink(statePath)
+        guard ftruncate(descriptor, 0) == 0 else { throw Self.failure(partialPath, "truncate") }
+        size = 0
+    }
+
+    /// Appends `bytes` to the partial file.
+    func append(_ bytes: ArraySlice<UInt8>) throws(NetworkError) {
+        let descriptor = self.descriptor
+        let offset = size
+        guard bytes.withUnsafeBytes({ Self.writeAll(descriptor, $0, at: offset) }) else { throw Self.failure(partialPath, "write") }
+        size += Int64(bytes.count)
+    }
+
+    /// The SHA-256 of the partial file's bytes, lowercase hex, read in 1 MiB pieces.
+    func sha256() throws(NetworkError) -> String {
+        var hasher = SHA256Hasher()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var offset: off_t = 0
+        while true {
+            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, $0.count, offset) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Self.failure(partialPath, "read")
+            }
+            if count == 0 { break }
+            hasher.update(buffer[..<count])
+            offset += off_t(count)
+        }
+        return hasher.finalize()
+    }
+
+    /// Syncs the body, renames it over the target, forgets the state, and syncs the directory.
+    func finish() throws(NetworkError) {
+        guard fsync(descriptor) == 0 else { throw Self.failure(partialPath, "sync") }
+        guard rename(partialPath, target) == 0 else { throw Self.failure(target, "rename") }
+        _ = unlink(statePath)
+        let directory = (target as NSString).deletingLastPathComponent
+        let handle = open(directory.isEmpty ? "." : directory, O_RDONLY | O_CLOEXEC)
+        if handle >= 0 {
+            _ = fsync(handle)
+            _ = close(handle)
+        }
+    }
+
+    /// Removes the partial file and its state (a body that can never become the file).
+    func discard() {
+        _ = unlink(partialPath)
+        _ = unlink(statePath)
+    }
+
+    /// Writes all of `raw` at `offset`, retrying after interruptions; false (with `errno` set) on failure.
+    private static func writeAll(_ file: Int32, _ raw: UnsafeRawBufferPointer, at offset: Int64) -> Bool {
+        var done = 0
+        while done < raw.count {
+            let written = pwrite(file, raw.baseAddress! + done, raw.count - done, off_t(offset) + off_t(done))
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            done += written
+        }
+        return true
+    }
+
+    /// The error for a failed system call on `path`: a full disk or quota is ``FileFailure/diskFull(path:)``.
+    private static func failure(_ path: String, _ operation: String) -> NetworkError {
+        let code = errno
+        if code == ENOSPC || code == EDQUOT { return .fileError(.diskFull(path: path)) }
+        return .fileError(.ioFailed(path: path, operation: operation, errno: code))
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+#if canImport(CryptoKit)
+import CryptoKit
+#else
+import Crypto
+#endif
+
+/// An incremental SHA-256 (swift-crypto off Apple platforms, CryptoKit on them), hex out.
+struct SHA256Hasher {
+    private var hash = SHA256()
+
+    mutating func update(_ bytes: some DataProtocol) {
+        hash.update(data: bytes)
+    }
+
+    /// The digest as 64 lowercase hex digits.
+    func finalize() -> String {
+        hash.finalize().map { $0 < 16 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
+}
