@@ -152,6 +152,18 @@ let package = Package(
             path: "Benchmarks/CacheBenchmark",
             swiftSettings: strict
         ),
+        // 1 GiB download and upload vs curl, progress overhead, NDJSON vs raw AsyncHTTPClient.
+        .executableTarget(
+            name: "TransferBenchmark",
+            dependencies: courier + [
+                sandbox,
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Benchmarks/TransferBenchmark",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "WebSocketBenchmark",
             dependencies: courier + [

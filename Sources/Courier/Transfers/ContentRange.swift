@@ -1,5 +1,5 @@
-import Foundation
 import CourierTransportCore
+import Foundation
 
 /// A `Content-Range` answer field (RFC 9110 §14.4): `bytes FIRST-LAST/TOTAL`, `bytes FIRST-LAST/*`
 /// or, on a 416, `bytes */TOTAL`. Numbers are read as wire numbers (digits only, saturating).

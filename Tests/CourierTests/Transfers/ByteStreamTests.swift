@@ -64,7 +64,9 @@ struct ByteStreamTests {
         try await withSandbox { sandbox in
             var received = 0
             await #expect(throws: NetworkError.networkError(URLError(.timedOut))) {
-                for try await _ in NetworkClient().lines(ndjson(sandbox, ["count": 10, "hangAfter": 2]), options: ByteStreamOptions(idleTimeout: .seconds(2))) {
+                for try await _ in NetworkClient().lines(
+                    ndjson(sandbox, ["count": 10, "hangAfter": 2]), options: ByteStreamOptions(idleTimeout: .seconds(2)))
+                {
                     received += 1
                 }
             }

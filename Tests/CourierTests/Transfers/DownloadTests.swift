@@ -74,10 +74,12 @@ struct DownloadTests {
         try await withSandbox { sandbox in
             let routes = TransferRoutes(sandbox: sandbox)
             let scratch = try ScratchDirectory()
-            let client = NetworkClient(configuration: .init(transport: kind.make(), middlewares: [RetryMiddleware(policy: RetryPolicy(baseDelay: .milliseconds(10)))]))
+            let client = NetworkClient(
+                configuration: .init(transport: kind.make(), middlewares: [RetryMiddleware(policy: RetryPolicy(baseDelay: .milliseconds(10)))]))
             let key = transferKey("in-call")
             let size: Int64 = 2 << 20
-            let file = try await client.download(routes.file("c.bin", ["size": size, "cutAt": 777_777, "cuts": 1, "key": key]), to: scratch.file("c.bin"))
+            let file = try await client.download(
+                routes.file("c.bin", ["size": size, "cutAt": 777_777, "cuts": 1, "key": key]), to: scratch.file("c.bin"))
             #expect(file.bytes == size && file.resumedFrom == 0 && file.bytesFetched == size)
             #expect(try Data(contentsOf: scratch.file("c.bin")) == TransferRoutes.content(size: size))
             let stats = try await routes.stats(key)
@@ -219,7 +221,8 @@ struct DownloadTests {
             let first = try await client.download(endpoint, to: scratch.file("a.bin"), options: DownloadOptions(checksum: nil))
             #expect(first.sha256 == nil)
             let hex = try #require(SHA256Hex.of(TransferRoutes.content(size: 100_000)))
-            let checked = try await client.download(endpoint, to: scratch.file("s.bin"), options: DownloadOptions(checksum: "sha256:" + hex.uppercased()))
+            let checked = try await client.download(
+                endpoint, to: scratch.file("s.bin"), options: DownloadOptions(checksum: "sha256:" + hex.uppercased()))
             #expect(checked.sha256 == hex)
             await #expect(throws: NetworkError.fileError(.invalidChecksum("md5:abc"))) {
                 _ = try await client.download(endpoint, to: scratch.file("t.bin"), options: DownloadOptions(checksum: "md5:abc"))

@@ -106,7 +106,9 @@ struct DownloadCommand: AsyncParsableCommand {
         // The last segment as written, then decoded: `a%2Fb` is one segment that decodes to `a/b`.
         let encoded = components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
         let last = encoded.removingPercentEncoding ?? ""
-        let shown = last.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "\\u{\(String($0.value, radix: 16))}" : String($0) }
+        let shown = last.unicodeScalars.map {
+            $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "\\u{\(String($0.value, radix: 16))}" : String($0)
+        }
         let refuse = ValidationError("cannot name the file after '\(TerminalText.escaped(shown.joined()))' in the URL: give -o FILE")
         guard !last.isEmpty, last != ".", last != "..", !last.contains("/"), !last.contains("\\"),
             !last.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || TerminalText.isControl($0) })

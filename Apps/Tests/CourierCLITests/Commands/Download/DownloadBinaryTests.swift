@@ -1,0 +1,145 @@
+import Courier
+import CourierSandbox
+import Foundation
+import IntegrationTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `courier download` and `courier request --upload-file/--lines` as a person runs them: the
+/// built binary as a child process against a sandbox on 127.0.0.1.
+@Suite("courier download: the built binary")
+struct DownloadBinaryTests {
+    /// A scratch directory and a way to run `courier` in it.
+    struct Scratch: ~Copyable {
+        let url: URL
+
+        init() throws {
+            url = FileManager.default.temporaryDirectory.appendingPathComponent("courier-download-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        }
+
+        deinit { try? FileManager.default.removeItem(at: url) }
+
+        func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+        func courier(_ arguments: [String]) async throws -> ProcessRun {
+            try await runProcess(try ChildProcess.courierBinary(), arguments, scratch: url)
+        }
+
+        /// The file names here, without the runs' captured output.
+        var names: [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter { !$0.hasPrefix("out-") && !$0.hasPrefix("err-") }.sorted()
+        }
+    }
+
+    static func content(_ size: Int64, version: UInt64 = 1) -> Data {
+        Data(SandboxFileContent(size: size, seed: 0, version: version).bytes(in: 0..<size))
+    }
+
+    static func stats(_ sandbox: RunningSandbox, _ key: String) async throws -> TransferStats {
+        try await NetworkClient().request(sandbox.get("/files/stats", query: ["key": key]))
+    }
+
+    static func size(_ path: String) -> Int64 {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
+    }
+
+    @Test("a killed `courier download` leaves its partial; `--continue` resumes it from there (Range), and the file is whole")
+    func killedThenContinued() async throws {
+        let scratch = try Scratch()
+        try await withSandbox { sandbox in
+            let key = "killed-\(UUID().uuidString.prefix(8))"
+            let size: Int64 = 6 << 20
+            let url = sandbox.baseURL.absoluteString + "/files/k.bin?size=\(size)&pace=\(4 << 20)&key=\(key)"
+            let target = scratch.path("k.bin")
+            let first = try await ChildProcess(try ChildProcess.courierBinary(), ["download", url, "-o", target])
+            await eventually { Self.size(target + ".courier-partial") > 1 << 20 }
+            kill(first.pid, SIGKILL)
+            #expect(await first.wait() == .signalled(SIGKILL))
+            #expect(scratch.names == ["k.bin.courier-partial", "k.bin.courier-resume"])
+            let kept = Self.size(target + ".courier-partial")
+
+            let resumed = try await scratch.courier(["download", url, "-o", target, "--continue"])
+            #expect(resumed.status == 0, "\(resumed.errors)")
+            #expect(resumed.errors.isEmpty, "no progress bar when stderr is not a terminal: \(resumed.errors)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Self.content(size))
+            #expect(scratch.names == ["k.bin"])
+            let stats = try await Self.stats(sandbox, key)
+            #expect(stats.ranges == ["bytes=\(kept)-"] && stats.partial == 1)
+        }
+    }
+
+    @Test("without --continue a download starts over, and the old FILE stays whole until the new one is")
+    func startsOverAndReplacesAtTheEnd() async throws {
+        let scratch = try Scratch()
+        try await withSandbox { sandbox in
+            let key = "over-\(UUID().uuidString.prefix(8))"
+            let target = scratch.path("o.bin")
+            try Data("the old file".utf8).write(to: URL(fileURLWithPath: target))
+            let url = sandbox.baseURL.absoluteString + "/files/o.bin?size=\(3 << 20)&pace=\(2 << 20)&key=\(key)"
+            let first = try await ChildProcess(try ChildProcess.courierBinary(), ["download", url, "-o", target])
+            await eventually { Self.size(target + ".courier-partial") > 500_000 }
+            kill(first.pid, SIGKILL)
+            _ = await first.wait()
+            #expect(try String(contentsOfFile: target, encoding: .utf8) == "the old file")
+            let again = try await scratch.courier(["download", url, "-o", target])
+            #expect(again.status == 0, "\(again.errors)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Self.content(3 << 20))
+            #expect(try await Self.stats(sandbox, key).ranges.isEmpty)
+        }
+    }
+
+    @Test("a cut connection with --retry 1 exits 10 and says how to resume; a complete FILE with --continue is not fetched again")
+    func interruptedExitCodeAndCompleteFile() async throws {
+        let scratch = try Scratch()
+        try await withSandbox { sandbox in
+            let key = "cut-\(UUID().uuidString.prefix(8))"
+            let url = sandbox.baseURL.absoluteString + "/files/c.bin?size=\(2 << 20)&cutAt=700000&cuts=1&key=\(key)"
+            let target = scratch.path("c.bin")
+            let cut = try await scratch.courier(["download", url, "-o", target, "--retry", "1"])
+            #expect(cut.status == 10)
+            #expect(cut.errors.contains("--continue"), "\(cut.errors)")
+            let resumed = try await scratch.courier(["download", url, "-o", target, "-C", "-"])
+            #expect(resumed.status == 0, "\(resumed.errors)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Self.content(2 << 20))
+            let complete = try await scratch.courier(["download", url, "-o", target, "--continue"])
+            #expect(complete.status == 0, "\(complete.errors)")
+            let stats = try await Self.stats(sandbox, key)
+            #expect(stats.unsatisfiable == 1 && stats.requests == 3, "the last run asked for what follows the end: 416")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Self.content(2 << 20))
+        }
+    }
+
+    @Test("a name refused from the URL is a usage error (64) that shows no escape sequence from it")
+    func refusedName() async throws {
+        let scratch = try Scratch()
+        let refused = try await scratch.courier(["download", "http://127.0.0.1:9/files/x%1B%5B2J"])
+        #expect(refused.status == 64)
+        #expect(refused.errors.contains("give -o FILE"), "\(refused.errors)")
+        #expect(!refused.errors.contains("\u{1B}"), "no escape sequence from the URL reaches the terminal")
+    }
+
+    @Test("`courier request --upload-file` streams the file (PUT); `--lines` prints each line")
+    func uploadFileAndLines() async throws {
+        let scratch = try Scratch()
+        try await withSandbox { sandbox in
+            let source = scratch.path("up.bin")
+            let data = Self.content(5 << 20)
+            try data.write(to: URL(fileURLWithPath: source))
+            let upload = try await scratch.courier(["request", sandbox.baseURL.absoluteString + "/upload", "--upload-file", source])
+            #expect(upload.status == 0, "\(upload.errors)")
+            let receipt = try JSONDecoder().decode(UploadReceipt.self, from: Data(upload.output.utf8))
+            #expect(receipt.bytes == data.count && receipt.declaredLength == data.count)
+            let lines = try await scratch.courier(["request", sandbox.baseURL.absoluteString + "/ndjson?count=3", "--lines"])
+            #expect(lines.status == 0)
+            #expect(lines.output == (0..<3).map { #"{"index":\#($0),"text":"line \#($0) 서울"}"# + "\n" }.joined())
+            let missing = try await scratch.courier(["request", sandbox.baseURL.absoluteString + "/upload", "-T", scratch.path("none")])
+            #expect(missing.status == 64)
+        }
+    }
+}
