@@ -216,11 +216,13 @@ struct TransferRoutesTests {
             await #expect(throws: (any Error).self) {
                 for try await chunk in response.body { received += chunk.readableBytesView }
             }
-            #expect(received == Self.file.bytes(in: 0..<120_000))
+            // The bytes up to the cut, or fewer: pieces still queued in the server when it cuts
+            // the connection never leave it (seen on a loaded machine). Never more, never others.
+            #expect(received.count <= 120_000 && received == Self.file.bytes(in: 0..<Int64(received.count)))
 
             let rest = try await sandbox.send(.GET, path, headers: [("Range", "bytes=120000-"), ("If-Range", "\"200000-7-2\"")])
             #expect(rest.status == 206 && rest.header("Content-Range") == "bytes 120000-199999/200000")
-            #expect(received + rest.body == Self.file.bytes(in: 0..<200_000))
+            #expect(rest.body == Self.file.bytes(in: 120_000..<200_000))
 
             // A range that covers the cut is cut at the same offset.
             let covering = try await HTTPClient.shared.execute(
@@ -230,7 +232,7 @@ struct TransferRoutesTests {
             await #expect(throws: (any Error).self) {
                 for try await chunk in covering.body { partial += chunk.readableBytesView }
             }
-            #expect(partial == Self.file.bytes(in: 100_000..<120_000))
+            #expect(partial.count <= 20_000 && partial == Self.file.bytes(in: 100_000..<(100_000 + Int64(partial.count))))
 
             let stats = try await sandbox.json("/files/stats?key=cut", as: TransferStats.self)
             #expect(stats.requests == 3 && stats.full == 1 && stats.partial == 2 && stats.cuts == 2)

@@ -122,8 +122,11 @@ final class PartialDownload {
         return hasher.finalize()
     }
 
-    /// Syncs the body, renames it over the target, forgets the state, and syncs the directory.
+    /// Syncs the body, gives it the permissions a new file gets (0666 less the umask, as curl's
+    /// files have; the partial was 0600), renames it over the target, forgets the state, and
+    /// syncs the directory.
     func finish() throws(NetworkError) {
+        _ = fchmod(descriptor, 0o666 & ~Self.umaskValue)
         guard fsync(descriptor) == 0 else { throw Self.failure(partialPath, "sync") }
         guard rename(partialPath, target) == 0 else { throw Self.failure(target, "rename") }
         _ = unlink(statePath)
@@ -134,6 +137,16 @@ final class PartialDownload {
             _ = close(handle)
         }
     }
+
+    /// The process's umask, read without changing it (`umask(2)` can only set it, and setting it
+    /// back races other threads creating files): Linux reports it in `/proc/self/status`; 022 elsewhere.
+    static let umaskValue: mode_t = {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+            let value = mode_t(line.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8)
+        else { return 0o022 }
+        return value & 0o777
+    }()
 
     /// Removes the partial file and its state (a body that can never become the file).
     func discard() {

@@ -46,7 +46,8 @@ struct NetworkErrorTests {
         #expect(NetworkError.notFound(404).statusCode == 404)
         #expect(NetworkError.taskCancelled.family == .cancelled)
         #expect(NetworkError.networkError(URLError(.timedOut)).family == .transport)
-        #expect(Set(NetworkError.Family.allCases.map(\.rawValue)).count == 7)
+        #expect(NetworkError.fileError(.diskFull(path: "/x")).family == .file)
+        #expect(Set(NetworkError.Family.allCases.map(\.rawValue)).count == 8)
     }
 
     @Test("Retry-After as seconds or an HTTP date")

@@ -24,6 +24,7 @@ struct DownloadTests {
             #expect(file.bytes == size && file.resumedFrom == 0 && file.bytesFetched == size)
             #expect(try Data(contentsOf: target) == TransferRoutes.content(size: size, seed: 7))
             #expect(scratch.names == ["big.bin"])
+            #expect(permissions(target).map { $0 & 0o077 } != 0, "a finished file has the usual permissions, not the partial's 0600")
             // The same limit still holds for a buffered answer.
             await #expect(throws: NetworkError.responseTooLarge(limit: 1 << 20)) {
                 _ = try await client.response(routes.file("big.bin", ["size": size]))

@@ -9,6 +9,7 @@ import Hummingbird
 /// | `GET /seoul/{KEY}/{json\|xml}/culturalEventInfo/{START}/{END}[/{CODENAME}/{TITLE}/{DATE}]` | the service's answer, always HTTP 200 (except the 503 knob) |
 /// | `POST /seoul/_control?latencyMs=&failStart=&failTimes=&failWith=&rows=` | sets the knobs (absent ones reset to defaults), answers ``SeoulKnobs`` |
 /// | `GET /seoul/_stats` | ``SeoulStats`` |
+/// | `GET /seoul/cmmn/file/getImage.do?atchFileId=…` | a program's poster (the path of `MAIN_IMG`'s links): an SVG naming the id, with a strong ETag |
 /// | `POST /seoul/_reset` | `204`; default knobs, counters cleared |
 ///
 /// Keys: `sample` may read rows 1–5 only (ERROR-335 beyond); any key of 20 or more ASCII letters
@@ -26,6 +27,7 @@ struct SeoulRoutes: SandboxRouteGroup {
         router.get("/seoul/**") { request, context in
             let segments = context.parameters.getCatchAll().map { String($0).removingPercentEncoding ?? String($0) }
             if segments == ["_stats"] { return JSONResponse.make(await ledger.stats) }
+            if segments == ["cmmn", "file", "getImage.do"] { return Self.poster(request) }
             return try await Self.answer(segments, request: request, context: context, ledger: ledger)
         }
         router.post("/seoul/**") { request, context in
@@ -47,6 +49,24 @@ struct SeoulRoutes: SandboxRouteGroup {
                 throw HTTPError(.notFound)
             }
         }
+    }
+
+    /// The stand-in of a poster: an SVG that names its `atchFileId` (ASCII letters, digits, `_` and
+    /// `-` kept; anything else dropped), the same bytes for the same id.
+    static func poster(_ request: Request) -> Response {
+        let raw = request.uri.queryParameters.get("atchFileId") ?? ""
+        let id = String(
+            String.UnicodeScalarView(
+                raw.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") }.prefix(
+                    64)))
+        let hue = id.unicodeScalars.reduce(0) { ($0 * 31 + Int($1.value)) % 360 }
+        let svg =
+            #"<svg xmlns="http://www.w3.org/2000/svg" width="600" height="840" viewBox="0 0 600 840">"#
+            + #"<rect width="600" height="840" fill="hsl(\#(hue),60%,45%)"/>"#
+            + #"<text x="300" y="420" font-size="40" text-anchor="middle" fill="white">Raon \#(id)</text></svg>"#
+        var headers: HTTPFields = [.contentType: "image/svg+xml", .cacheControl: "max-age=86400"]
+        headers[.eTag] = "\"poster-\(id)-\(svg.utf8.count)\""
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: svg)))
     }
 
     static let messages: [String: String] = [

@@ -41,10 +41,17 @@ struct RaonShowCommand: AsyncParsableCommand {
 
     @OptionGroup var options: RaonOptions
     @Argument(help: "The program's id (from `list`).") var id: String
+    @Option(name: .long, help: "Also save the program's poster to this file (downloaded whole, then put in place).") var poster: String?
 
     func run() async throws {
-        let programs = try await options.withClient { try await options.load($0) }
-        guard let program = programs.first(where: { $0.id == id.lowercased() }) else {
+        let posterTarget = poster.map { URL(fileURLWithPath: $0) }
+        let program: CulturalProgram? = try await options.withClient { client, root in
+            let programs = try await options.load(client)
+            guard let program = programs.first(where: { $0.id == id.lowercased() }) else { return nil }
+            if let posterTarget { try await Self.savePoster(of: program, to: posterTarget, sandboxRoot: options.sandbox ? root : nil) }
+            return program
+        }
+        guard let program else {
             Terminal.error("✗ No current or upcoming program has id \(id). Find ids with: courier raon list")
             throw ExitCode(ExitCodes.failure)
         }
@@ -52,6 +59,29 @@ struct RaonShowCommand: AsyncParsableCommand {
             Terminal.outputJSON(RaonFormat.json(program))
         } else {
             Terminal.output(composed: RaonFormat.detail(program))  // its links are OSC 8 on a terminal; the text is escaped there
+        }
+    }
+}
+
+extension RaonShowCommand {
+    /// Downloads `program`'s poster to `target` (with --sandbox, from the stand-in at `sandboxRoot`,
+    /// which serves the link's path). A program without a poster link is a failure (exit 1).
+    static func savePoster(of program: CulturalProgram, to target: URL, sandboxRoot: URL?) async throws {
+        guard let link = program.imageLink,
+            let endpoint = try? AdHocEndpoint(method: "GET", url: link, headers: [:], extraQuery: [], json: nil, timeout: .seconds(30))
+        else {
+            Terminal.error("✗ Program \(program.id) has no poster link")
+            throw ExitCode(ExitCodes.failure)
+        }
+        var configuration = NetworkClient.Configuration(baseURL: sandboxRoot)
+        configuration.middlewares = [RetryMiddleware(policy: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(200)))]
+        do {
+            let file = try await NetworkClient(configuration: configuration).download(endpoint, to: target)
+            Terminal.error("saved the poster to \(target.path) (\(ProgressBar.bytes(file.bytes)))")
+        } catch {
+            Terminal.error(Redactor().text(error.log()))
+            Terminal.error(error.userMessage(in: .preferred))
+            throw ExitCode(ExitCodes.code(for: error.family))
         }
     }
 }

@@ -33,7 +33,8 @@ struct DownloadBinaryTests {
 
         /// The file names here, without the runs' captured output.
         var names: [String] {
-            ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter { !$0.hasPrefix("out-") && !$0.hasPrefix("err-") }.sorted()
+            ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter { !$0.hasPrefix("out-") && !$0.hasPrefix("err-") }
+                .sorted()
         }
     }
 
@@ -113,6 +114,20 @@ struct DownloadBinaryTests {
             #expect(stats.unsatisfiable == 1 && stats.requests == 3, "the last run asked for what follows the end: 416")
             #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Self.content(2 << 20))
         }
+    }
+
+    @Test("`courier raon show ID --sandbox --poster FILE` saves the program's poster")
+    func raonPoster() async throws {
+        let scratch = try Scratch()
+        let list = try await scratch.courier(["raon", "list", "--sandbox", "--json", "--today", "2026-11-20"])
+        try #require(list.status == 0, "\(list.errors)")
+        let listed = try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [[String: Any]] ?? []
+        let id = try #require(listed.first?["id"] as? String)
+        let target = scratch.path("poster.svg")
+        let show = try await scratch.courier(["raon", "show", id, "--sandbox", "--today", "2026-11-20", "--poster", target])
+        #expect(show.status == 0, "\(show.errors)")
+        #expect(try String(contentsOfFile: target, encoding: .utf8).hasPrefix("<svg"))
+        #expect(show.errors.contains("saved the poster"))
     }
 
     @Test("a name refused from the URL is a usage error (64) that shows no escape sequence from it")
