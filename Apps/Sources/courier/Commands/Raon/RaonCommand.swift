@@ -54,12 +54,12 @@ struct RaonOptions: ParsableArguments {
     /// Runs `body` with a client (and a sandbox, with --sandbox), turning a ``SeoulAPIError``
     /// into a message on stderr and the exit code of its family.
     func withClient<T>(_ body: (SeoulCultureClient) async throws -> T) async throws -> T {
-        try await withClient { client, _ in try await body(client) }
+        try await withClientAndRoot { client, _ in try await body(client) }
     }
 
     /// As ``withClient(_:)``, with the service root the client uses (the sandbox's with --sandbox;
     /// nil for the real service's default).
-    func withClient<T>(_ body: (SeoulCultureClient, URL?) async throws -> T) async throws -> T {
+    func withClientAndRoot<T>(_ body: (SeoulCultureClient, URL?) async throws -> T) async throws -> T {
         let today = try day()
         // Before a sandbox starts: a bad --key-file ends here.
         let given = try SecretSource.resolve(flag: key, flagName: "--key", file: keyFile, fileName: "--key-file", environment: ["SEOUL_API_KEY"])

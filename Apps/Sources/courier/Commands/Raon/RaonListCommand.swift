@@ -45,7 +45,7 @@ struct RaonShowCommand: AsyncParsableCommand {
 
     func run() async throws {
         let posterTarget = poster.map { URL(fileURLWithPath: $0) }
-        let program: CulturalProgram? = try await options.withClient { client, root in
+        let program: CulturalProgram? = try await options.withClientAndRoot { client, root in
             let programs = try await options.load(client)
             guard let program = programs.first(where: { $0.id == id.lowercased() }) else { return nil }
             if let posterTarget { try await Self.savePoster(of: program, to: posterTarget, sandboxRoot: options.sandbox ? root : nil) }
