@@ -35,6 +35,19 @@ public final class StubTransport: ClientTransport, Sendable {
         /// A transport failure to throw instead of answering.
         public var failure: URLError.Code?
 
+        /// An answer with exactly these status, header fields and body bytes (a `206` with its
+        /// `Content-Range`, an answer with a `Content-Encoding`, …).
+        public init(status: Int, headers: HTTPFields = [:], body: Data = Data()) {
+            self.init(status: status, headers: headers, body: body, failure: nil)
+        }
+
+        private init(status: Int, headers: HTTPFields, body: Data, failure: URLError.Code?) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+            self.failure = failure
+        }
+
         /// A 200 JSON answer.
         public static func json(_ text: String, status: Int = 200) -> Answer {
             Answer(status: status, headers: [.contentType: "application/json"], body: Data(text.utf8), failure: nil)

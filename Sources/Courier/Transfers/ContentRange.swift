@@ -20,7 +20,7 @@ struct ContentRange: Equatable {
         if total == "*" {
             self.total = nil
         } else {
-            guard let number = WireNumber.digits(total) else { return nil }
+            guard let number = WireNumber.digits(total), number < Int.max else { return nil }
             self.total = Int64(number)
         }
         if range == "*" {
@@ -29,7 +29,7 @@ struct ContentRange: Equatable {
             last = nil
         } else {
             guard let dash = range.firstIndex(of: "-"), let from = WireNumber.digits(range[..<dash]),
-                let to = WireNumber.digits(range[range.index(after: dash)...]), from <= to
+                let to = WireNumber.digits(range[range.index(after: dash)...]), from <= to, to < Int.max
             else { return nil }
             first = Int64(from)
             last = Int64(to)

@@ -20,7 +20,9 @@ struct DownloadState: Codable, Equatable {
     var fingerprint: String
     /// A strong ETag, when the server sent one.
     var etag: String?
-    /// `Last-Modified`, when the server sent it (used when there is no ETag).
+    /// `Last-Modified`, when the server sent it and it is a strong validator (RFC 9110 §8.8.2.2:
+    /// the answer's `Date` at least a second later — else the file may change again within the
+    /// same second, unseen); used when there is no ETag.
     var lastModified: String?
     /// The whole file's length, when the server declared it.
     var length: Int64?

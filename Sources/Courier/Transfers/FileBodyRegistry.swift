@@ -11,22 +11,26 @@ final class FileBodyRegistry: Sendable {
     private struct Entry {
         weak var body: HTTPBody?
         let path: String
+        let progress: TransferProgress?
     }
 
     private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
 
-    func record(_ body: HTTPBody, path: String) {
+    /// Records that `body` reads the file at `path`; a transport that sends the file itself
+    /// reports the bytes it sends to `progress`.
+    func record(_ body: HTTPBody, path: String, progress: TransferProgress? = nil) {
         entries.withLock { entries in
             if entries.count >= 64 { entries = entries.filter { $0.value.body != nil } }
-            entries[ObjectIdentifier(body)] = Entry(body: body, path: path)
+            entries[ObjectIdentifier(body)] = Entry(body: body, path: path, progress: progress)
         }
     }
 
-    /// The file `body` reads, when it is one this registry recorded (and still alive).
-    func path(of body: HTTPBody) -> String? {
+    /// The file `body` reads and the progress to report to, when it is one this registry recorded
+    /// (and still alive).
+    func file(of body: HTTPBody) -> (path: String, progress: TransferProgress?)? {
         entries.withLock { entries in
             guard let entry = entries[ObjectIdentifier(body)], entry.body === body else { return nil }
-            return entry.path
+            return (entry.path, entry.progress)
         }
     }
 }

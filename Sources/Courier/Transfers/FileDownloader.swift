@@ -48,11 +48,21 @@ struct FileDownloader {
     private func download() async throws(NetworkError) -> DownloadedFile {
         let expectedHash = try options.checksum.map(Self.parseChecksum)
         let path = target.path
-        if options.resume == .fromExistingBytes { Self.adoptTarget(path) }
-        let partial = try PartialDownload.lock(target: path)
+        var partial = try PartialDownload.lock(target: path)
+        var adopted = false
+        if options.resume == .fromExistingBytes { (partial, adopted) = try partial.adoptingTarget() }
+        var finished = false
+        var fetchedIntoPartial: Int64 = 0
         defer {
-            // Nothing worth resuming (an error status, a refused connection): no files left behind.
-            if partial.size == 0, !FileManager.default.fileExists(atPath: partial.statePath) { partial.discard() }
+            if !finished {
+                if adopted && fetchedIntoPartial == 0 {
+                    // The user's own FILE, taken as the beginning: back under its name, untouched.
+                    partial.restoreAdopted()
+                } else if partial.size == 0, !FileManager.default.fileExists(atPath: partial.statePath) {
+                    // Nothing worth resuming (an error status, a refused connection): no files left behind.
+                    partial.discard()
+                }
+            }
             partial.release()
         }
         let url = URLJoin.join(call.built.baseURL, call.built.request.path ?? "/")
@@ -73,9 +83,9 @@ struct FileDownloader {
                 state = nil
             }
         }
+        // Bytes fetched since the partial was last emptied: the rest of the file was kept from before.
+        fetchedIntoPartial = 0
         var fetched: Int64 = 0
-        /// Bytes fetched since the partial was last emptied: the rest of the file was kept from before.
-        var fetchedIntoPartial: Int64 = 0
         var attempt = 1
         var restarts = 0
         let policy = options.retry ?? client.configuration.middlewares.lazy.compactMap { ($0 as? RetryMiddleware)?.policy }.first
@@ -98,8 +108,13 @@ struct FileDownloader {
                 try restart(partial, &state, &restarts, &fetchedIntoPartial)
                 continue loop
             case 206 where offset > 0:
+                // The part must be of the same version: its ETag, when it sends one, the one the
+                // partial was written with (RFC 9110 §15.3.7.3; a server or cache that ignored
+                // If-Range would otherwise splice two versions).
+                let sameVersion = head.headerFields[.eTag].map { etag in state.map { $0.etag == nil || $0.etag == etag } ?? true } ?? true
                 guard let range = head.headerFields[.contentRange].flatMap(ContentRange.init), range.first == offset,
-                    let last = range.last, state?.length.map({ range.total == nil || range.total == $0 }) ?? true
+                    let last = range.last, state?.length.map({ range.total == nil || range.total == $0 }) ?? true, sameVersion,
+                    !Self.isEncoded(head)
                 else {
                     _ = body
                     try restart(partial, &state, &restarts, &fetchedIntoPartial)
@@ -117,8 +132,12 @@ struct FileDownloader {
                     try partial.reset()
                     fetchedIntoPartial = 0
                 }
-                let length = head.headerFields[.contentLength].flatMap { WireNumber.digits($0) }.map(Int64.init)
-                let fresh = Self.state(for: url, head, length: length)
+                // A body the server encoded although identity was asked (and a transport may have
+                // decoded): its length and offsets are not the file's, so it is taken whole and not
+                // resumable.
+                let encoded = Self.isEncoded(head)
+                let length = encoded ? nil : head.headerFields[.contentLength].flatMap { WireNumber.digits($0) }.map(Int64.init)
+                let fresh = Self.state(for: url, encoded ? HTTPResponse(status: head.status) : head, length: length)
                 // Written before the first body byte: a process killed mid-body leaves what resuming needs.
                 try partial.writeState(fresh)
                 state = fresh
@@ -168,13 +187,15 @@ struct FileDownloader {
         if let expectedHash {
             let actual = try partial.sha256()
             guard actual == expectedHash else {
-                partial.discard()
+                // Never delete what the user had (an adopted FILE); a download of ours is worthless.
+                if adopted { finished = fetchedIntoPartial > 0 } else { partial.discard() }
                 throw .fileError(.checksumMismatch(expected: "sha256:" + expectedHash, actual: "sha256:" + actual))
             }
             hash = actual
         }
         let size = partial.size
         try partial.finish()
+        finished = true
         return DownloadedFile(url: target, bytes: size, resumedFrom: size - fetchedIntoPartial, bytesFetched: fetched, sha256: hash)
     }
 
@@ -189,18 +210,23 @@ struct FileDownloader {
         fetchedIntoPartial = 0
     }
 
-    /// The state for a fresh body: a strong ETag (a weak one is kept only to say "not resumable").
+    /// The state for a fresh body: a strong ETag (a weak one is kept only to say "not resumable"),
+    /// and `Last-Modified` only when it is strong — the answer's `Date` a second or more later
+    /// (RFC 9110 §8.8.2.2).
     private static func state(for url: String, _ head: HTTPResponse, length: Int64?) -> DownloadState {
-        DownloadState(url: url, etag: head.headerFields[.eTag], lastModified: head.headerFields[.lastModified], length: length)
+        var lastModified = head.headerFields[.lastModified]
+        if let text = lastModified {
+            let modified = HTTPDate.parse(text)
+            let date = head.headerFields[.date].flatMap(HTTPDate.parse)
+            if let modified, let date, date.timeIntervalSince(modified) >= 1 {} else { lastModified = nil }
+        }
+        return DownloadState(url: url, etag: head.headerFields[.eTag], lastModified: lastModified, length: length)
     }
 
-    /// With ``DownloadOptions/Resume/fromExistingBytes`` and no partial file, the target itself
-    /// becomes the partial (renamed; put back in place when the download completes).
-    private static func adoptTarget(_ path: String) {
-        let manager = FileManager.default
-        let partialPath = path + PartialDownload.partialSuffix
-        guard !manager.fileExists(atPath: partialPath), manager.fileExists(atPath: path) else { return }
-        try? manager.moveItem(atPath: path, toPath: partialPath)
+    /// Whether the answer's body is content-coded (gzip …), so its bytes are not the file's.
+    private static func isEncoded(_ head: HTTPResponse) -> Bool {
+        guard let coding = head.headerFields[.contentEncoding]?.trimmingCharacters(in: .whitespaces).lowercased() else { return false }
+        return !coding.isEmpty && coding != "identity"
     }
 
     /// `sha256:HEX` → the 64 lowercase hex digits.

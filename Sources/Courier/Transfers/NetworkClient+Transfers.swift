@@ -112,7 +112,12 @@ enum ProgressBody {
     static func wrap(_ body: HTTPBody, progress: TransferProgress) -> HTTPBody {
         var expected: Int64?
         if case .known(let length) = body.length { expected = length }
-        return HTTPBody(Counting(body: body, progress: progress, expected: expected), length: body.length, iterationBehavior: body.iterationBehavior)
+        let wrapped = HTTPBody(
+            Counting(body: body, progress: progress, expected: expected), length: body.length, iterationBehavior: body.iterationBehavior)
+        // A file a transport sends itself (URLSession's upload from a file) is never read through
+        // this body: that transport reports the bytes it sends instead.
+        if let file = FileBodyRegistry.shared.file(of: body) { FileBodyRegistry.shared.record(wrapped, path: file.path, progress: progress) }
+        return wrapped
     }
 
     struct Counting: AsyncSequence, Sendable {

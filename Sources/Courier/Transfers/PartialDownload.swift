@@ -38,23 +38,57 @@ final class PartialDownload {
     }
 
     /// Opens (or creates) the partial file of `target` and locks it.
+    ///
+    /// The lock is taken on the file, but other downloads find it by its path, which a finished
+    /// download renames away and a failed one unlinks: after `flock`, the path must still name the
+    /// locked file, else another download changed it meanwhile and the path is opened again.
     static func lock(target: String) throws(NetworkError) -> PartialDownload {
         let path = target + partialSuffix
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw Self.failure(path, "open") }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let code = errno
-            _ = close(descriptor)
-            if code == EWOULDBLOCK { throw .fileError(.inUse(path: target)) }
-            throw .fileError(.ioFailed(path: path, operation: "lock", errno: code))
+        for _ in 0..<8 {
+            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            guard descriptor >= 0 else { throw Self.failure(path, "open") }
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+                let code = errno
+                _ = close(descriptor)
+                if code == EWOULDBLOCK { throw .fileError(.inUse(path: target)) }
+                throw .fileError(.ioFailed(path: path, operation: "lock", errno: code))
+            }
+            var locked = stat()
+            var named = stat()
+            guard fstat(descriptor, &locked) == 0 else {
+                _ = close(descriptor)
+                throw Self.failure(path, "stat")
+            }
+            guard lstat(path, &named) == 0, named.st_dev == locked.st_dev, named.st_ino == locked.st_ino, locked.st_nlink > 0 else {
+                _ = close(descriptor)
+                continue
+            }
+            _ = fchmod(descriptor, 0o600)
+            return PartialDownload(target: target, descriptor: descriptor, size: Int64(locked.st_size))
         }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            _ = close(descriptor)
-            throw Self.failure(path, "stat")
+        throw .fileError(.inUse(path: target))
+    }
+
+    /// With no partial bytes and no state, the target file itself becomes the partial (`--continue`
+    /// with a FILE of its own): renamed over the locked empty partial, then locked again. Returns
+    /// the partial to use and whether it is the adopted target (to be put back if nothing comes of it).
+    func adoptingTarget() throws(NetworkError) -> (PartialDownload, adopted: Bool) {
+        guard size == 0, !FileManager.default.fileExists(atPath: statePath), FileManager.default.fileExists(atPath: target) else {
+            return (self, false)
         }
-        _ = fchmod(descriptor, 0o600)
-        return PartialDownload(target: target, descriptor: descriptor, size: Int64(info.st_size))
+        guard rename(target, partialPath) == 0 else { throw Self.failure(target, "rename") }
+        release()
+        do {
+            return (try Self.lock(target: target), true)
+        } catch {
+            // Another download took the path in between: it owns those bytes now.
+            throw error
+        }
+    }
+
+    /// Puts an adopted target back under its name (nothing was fetched into it).
+    func restoreAdopted() {
+        if !FileManager.default.fileExists(atPath: target) { _ = rename(partialPath, target) }
     }
 
     /// Closes the partial file (releasing the lock); the files stay for a later resume.
@@ -91,9 +125,11 @@ final class PartialDownload {
 
     /// Empties the partial file and forgets its state: the download starts over.
     func reset() throws(NetworkError) {
-        _ = unlink(statePath)
+        // The bytes first, then their state: killed in between, no old bytes are left without the
+        // state that says which version they are (they would be taken as the new one's beginning).
         guard ftruncate(descriptor, 0) == 0 else { throw Self.failure(partialPath, "truncate") }
         size = 0
+        _ = unlink(statePath)
     }
 
     /// Appends `bytes` to the partial file.

@@ -13,6 +13,8 @@ struct RequestBodyFile: Sendable {
     let path: String
     /// Whether the file is this transport's to remove.
     let temporary: Bool
+    /// Where the bytes sent are reported (an upload with progress).
+    var progress: TransferProgress? = nil
 
     /// Writes `body` to a new temporary file, chunk by chunk.
     static func spool(_ body: HTTPBody) async throws -> RequestBodyFile {

@@ -134,6 +134,16 @@ final class StreamingSession: NSObject, URLSessionDataDelegate, Sendable {
         stream.bytes.finish(throwing: failure)
     }
 
+    /// The request body's bytes as they are sent from a file, for an upload's progress.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        guard let progress = streams.withLock({ $0[task.taskIdentifier]?.upload?.progress }) else { return }
+        if totalBytesSent == bytesSent { progress.begin(done: 0, expected: totalBytesExpectedToSend >= 0 ? totalBytesExpectedToSend : nil) }
+        progress.add(Int(clamping: bytesSent))
+    }
+
     /// Redirects are the client's to follow: the 3xx is the answer.
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,

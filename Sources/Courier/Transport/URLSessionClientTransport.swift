@@ -49,8 +49,8 @@ public final class URLSessionClientTransport: ClientTransport, IdleTimeoutAwareT
         if let idle = context?.idleTimeout { urlRequest.timeoutInterval = Self.seconds(idle) }
         var upload: RequestBodyFile?
         if let body {
-            if let path = FileBodyRegistry.shared.path(of: body) {
-                upload = RequestBodyFile(path: path, temporary: false)
+            if let file = FileBodyRegistry.shared.file(of: body) {
+                upload = RequestBodyFile(path: file.path, temporary: false, progress: file.progress)
             } else if case .known(let length) = body.length, length <= Self.inMemoryBodyLimit {
                 urlRequest.httpBody = try await Data(collecting: body, upTo: Self.inMemoryBodyLimit)
             } else {
