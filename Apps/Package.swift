@@ -159,6 +159,7 @@ let package = Package(
                 sandbox,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Benchmarks/TransferBenchmark",

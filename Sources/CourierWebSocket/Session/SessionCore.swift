@@ -169,8 +169,9 @@ final class SessionCore: Sendable {
     private func giveUp(_ failure: NetworkError) {
         client.logger.warning("websocket session gave up", metadata: ["reason": "\(failure)"])
         mutable.withLock { $0.stopped = true }
-        buffer.finish(.failed(failure))
+        // The state first: a reader woken by the end of the messages already sees it closed.
         emit(.closed(failure))
+        buffer.finish(.failed(failure))
         statesContinuation.finish()
     }
 
