@@ -30,7 +30,9 @@ struct DownloadAnswerCheckTests {
         let target = scratch.file("f.bin")
         let stub = StubTransport()
         await cutFirst(stub, target)
-        stub.on(.get, "/f.bin", .init(status: 206, headers: [.contentRange: "bytes 5-99999999999999999999999/*", .eTag: "\"v1\""], body: Data("world".utf8)))
+        stub.on(
+            .get, "/f.bin",
+            .init(status: 206, headers: [.contentRange: "bytes 5-99999999999999999999999/*", .eTag: "\"v1\""], body: Data("world".utf8)))
         await #expect(throws: NetworkError.invalidResponse) {
             _ = try await NetworkClient(transport: stub).download(Self.endpoint, to: target, options: Self.noRetry)
         }
@@ -57,7 +59,8 @@ struct DownloadAnswerCheckTests {
         let scratch = try ScratchDirectory()
         let target = scratch.file("f.bin")
         let stub = StubTransport()
-        stub.on(.get, "/f.bin", .init(status: 200, headers: [.contentEncoding: "gzip", .contentLength: "3", .eTag: "\"v1\""], body: Data("hello".utf8)))
+        stub.on(
+            .get, "/f.bin", .init(status: 200, headers: [.contentEncoding: "gzip", .contentLength: "3", .eTag: "\"v1\""], body: Data("hello".utf8)))
         let file = try await NetworkClient(transport: stub).download(Self.endpoint, to: target)
         #expect(file.bytes == 5)
         #expect(stub.requests[0].request.headerFields[.acceptEncoding] == "identity")
@@ -98,7 +101,9 @@ struct DownloadAnswerCheckTests {
         let stub = StubTransport()
         stub.on(.get, "/f.bin", .status(404))
         let adopt = DownloadOptions(resume: .fromExistingBytes)
-        await #expect(throws: NetworkError.notFound(404)) { _ = try await NetworkClient(transport: stub).download(Self.endpoint, to: target, options: adopt) }
+        await #expect(throws: NetworkError.notFound(404)) {
+            _ = try await NetworkClient(transport: stub).download(Self.endpoint, to: target, options: adopt)
+        }
         #expect(try String(contentsOf: target, encoding: .utf8) == "mine")
         #expect(scratch.names == ["f.bin"])
         // A complete FILE (416 with its size) whose checksum is not the one given: kept, not deleted.
