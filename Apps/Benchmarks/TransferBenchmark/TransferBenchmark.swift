@@ -148,7 +148,9 @@ struct TransferBenchmark {
                 : "sandbox in a child process (this program with --serve) on \(sandbox.baseURL.absoluteString), one event loop thread")
         let curl = await Child.firstLine(["curl", "--version"]) ?? "curl (version unknown)"
         print("default transport: \(type(of: NetworkClient().configuration.transport)); baseline: \(curl)")
-        print("files in \(directory.path) (\(fileSystem(directory.path))); MB = 10⁶ bytes; medians of \(settings.largeReps) rounds (GiB transfers), \(settings.reps) (NDJSON); order alternates every round\n")
+        print(
+            "files in \(directory.path) (\(fileSystem(directory.path))); MB = 10⁶ bytes; medians of \(settings.largeReps) rounds (GiB transfers), \(settings.reps) (NDJSON); order alternates every round\n"
+        )
 
         var verdicts: [Verdict] = []
         do {
@@ -378,7 +380,9 @@ struct TransferBenchmark {
             guard child.exitCode == 0 else { throw BenchmarkError.failed("curl exited with \(child.exitCode)") }
             let receipt = try JSONDecoder().decode(Receipt.self, from: Data(contentsOf: receiptFile))
             Files.remove(receiptFile.path)
-            guard receipt.bytes == size else { throw BenchmarkError.failed("the sandbox received \(receipt.bytes) bytes from curl, expected \(size)") }
+            guard receipt.bytes == size else {
+                throw BenchmarkError.failed("the sandbox received \(receipt.bytes) bytes from curl, expected \(size)")
+            }
             hashes.insert(receipt.sha256)
             return Sample(seconds: child.seconds, cpu: cpu, childCPU: child.cpuSeconds)
         }
@@ -396,7 +400,9 @@ struct TransferBenchmark {
                     return try JSONDecoder().decode(Receipt.self, from: Data(buffer: try await response.body.collect(upTo: 1 << 20)))
                 }
             }
-            guard receipt.bytes == Files.size(file.path) else { throw BenchmarkError.failed("the sandbox received \(receipt.bytes) bytes from raw AHC") }
+            guard receipt.bytes == Files.size(file.path) else {
+                throw BenchmarkError.failed("the sandbox received \(receipt.bytes) bytes from raw AHC")
+            }
             if file == source { hashes.insert(receipt.sha256) }
             return Sample(seconds: wall, growth: growth, cpu: cpu)
         }
@@ -630,7 +636,9 @@ struct TransferBenchmark {
                 "  " + pad(name, 38) + pad(format(time * 1000), 11) + pad(format(Double(count) / time, 0), 10) + pad(format(raw / time, 3), 7)
                     + pad(format(cpu * 1000, 0), 8) + format(cpu / rawCPU, 3))
         }
-        print("  ×raw: the raw baseline's time (one decoder) over the contender's; CPU: this process's (the sandbox's included when it runs in-process)\n")
+        print(
+            "  ×raw: the raw baseline's time (one decoder) over the contender's; CPU: this process's (the sandbox's included when it runs in-process)\n"
+        )
         let courier = median(results[courierName]!.map(\.seconds))
         let rawFresh = median(results[rawFreshName]!.map(\.seconds))
         return [
@@ -744,7 +752,6 @@ struct TransferBenchmark {
     static func kernel() -> String {
         ((try? String(contentsOfFile: "/proc/sys/kernel/osrelease", encoding: .utf8)) ?? "?").trimmingCharacters(in: .whitespacesAndNewlines)
     }
-
 
     /// The file system type of `path` (from /proc/mounts: the longest mount point that prefixes it).
     static func fileSystem(_ path: String) -> String {
