@@ -80,9 +80,10 @@ module_sources() {
             # The parsers of network bytes and what they need — not the client, transports or
             # middlewares (AsyncHTTPClient, swift-log).
             printf '%s\n' "$c/Exports.swift" \
-                "$c"/Errors/{NetworkError,NetworkError+Mapping,NetworkError+Messages,WebSocketFailure,StatusMapping,DecodingDiagnostics,TaskCancellation}.swift \
+                "$c"/Errors/{NetworkError,NetworkError+Mapping,NetworkError+Messages,WebSocketFailure,FileFailure,StatusMapping,DecodingDiagnostics,TaskCancellation}.swift \
                 "$c"/Cache/{HTTPDate,CacheControl,ByteRange,DiskEntryFormat,CachedResponse,CachedResponse+Freshness,CacheFreshness,CacheStorability,CachedBodyFile,CacheCredentials}.swift \
                 "$c"/Events/{EventStreamParser,ServerEvent}.swift \
+                "$c"/Transfers/{ContentRange,LineSplitter}.swift \
                 "$c/Decoding/ResponseDecoding.swift" "$c/Endpoint/MultipartFormData.swift"
             ;;
         CourierLLM) ls "$SRC"/CourierLLM/*.swift ;;

@@ -33,6 +33,7 @@ public func headerFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) ->
         checkDate(value)
         checkCacheControl([value])
         checkByteRange(value, byteSeed: bytes.first ?? 0)
+        checkContentRange(value)
         _ = CacheFreshness.parseAge(value).map { age in
             guard age >= 0, age <= 2_147_483_648 else { fuzzFailure("Age \(value.debugDescription) → \(age)") }
         }
@@ -40,7 +41,55 @@ public func headerFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) ->
     }
     checkCacheControl(lines)
     checkFields(bytes, lines: lines)
+    checkLines(bytes)
     return 0
+}
+
+/// Content-Range: what it returns is a range a download can add one to and compare, never a
+/// trap: first ≤ last < Int64.max, last < total when both are known.
+private func checkContentRange(_ value: String) {
+    guard let range = ContentRange(value) else { return }
+    if let first = range.first, let last = range.last {
+        guard first >= 0, first <= last, last < Int64.max, range.total.map({ last < $0 }) ?? true else {
+            fuzzFailure("ContentRange(\(value.debugDescription)) = \(first)-\(last)/\(String(describing: range.total))")
+        }
+        _ = last + 1
+    } else {
+        guard range.first == nil, range.last == nil, let total = range.total, total >= 0, total < Int64.max else {
+            fuzzFailure("ContentRange(\(value.debugDescription)) without a range but total \(String(describing: range.total))")
+        }
+    }
+}
+
+/// Lines split from the bytes in pieces of any size: the same lines as split whole, none over
+/// the limit, nothing lost but the line ends.
+private func checkLines(_ bytes: [UInt8]) {
+    let limit = 64
+    let step = max(1, Int(bytes.last ?? 7) % 17)
+    var whole = LineSplitter(limit: limit)
+    var pieces = LineSplitter(limit: limit)
+    var expected = try? whole.feed(bytes[...])
+    if expected != nil {
+        do { if let last = try whole.finish() { expected?.append(last) } } catch { expected = nil }
+    }
+    var got: [Data]? = []
+    var index = 0
+    while index < bytes.count {
+        let end = min(bytes.count, index + step)
+        guard let lines = try? pieces.feed(bytes[index..<end]) else {
+            got = nil
+            break
+        }
+        got?.append(contentsOf: lines)
+        index = end
+    }
+    if got != nil {
+        do { if let last = try pieces.finish() { got?.append(last) } } catch { got = nil }
+    }
+    if let lines = got, lines.contains(where: { $0.count > limit }) { fuzzFailure("a line over the limit") }
+    // Split in pieces, a line over the limit may be refused earlier than split whole, never later.
+    if let expected, let lines = got, lines != expected { fuzzFailure("lines differ when split in pieces of \(step)") }
+    if expected == nil, got != nil { fuzzFailure("a line over the limit accepted in pieces of \(step)") }
 }
 
 /// Digits only, saturating at the cap, never a trap; agrees with Int parsing where that fits.

@@ -32,19 +32,30 @@ public struct JSONLineStream<Value: Decodable & Sendable>: AsyncSequence, Sendab
         }
 
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(NetworkError) -> Value? {
-            while let line = try await lines.next(isolation: actor) {
+            while true {
+                let next: Data?
+                if let ready = lines.nextReady() { next = ready } else { next = try await lines.next(isolation: actor) }
+                guard let line = next else { return nil }
                 // RFC 7464's record separator, then the value; blank lines carry none.
-                var slice = line[...]
-                while let first = slice.first, first == 0x1E || first == 0x20 || first == 0x09 { slice = slice.dropFirst() }
-                if slice.isEmpty { continue }
-                let body = Data(slice)
+                var body = line[...]
+                while let first = body.first, first == 0x1E || first == 0x20 || first == 0x09 { body = body.dropFirst() }
+                if body.isEmpty { continue }
+                if decoding is JSONResponseDecoding {
+                    // The plain JSON decoding, called directly (not through the existential).
+                    do {
+                        return try decoder.decode(Value.self, from: body)
+                    } catch let error as DecodingError {
+                        throw .decodingError(DecodingDiagnostics.attach(to: error, body: body))
+                    } catch {
+                        throw NetworkError(error)
+                    }
+                }
                 do {
                     return try decoding.decode(Value.self, from: body, using: decoder)
                 } catch .decodingError(let error) {
                     throw .decodingError(DecodingDiagnostics.attach(to: error, body: body))
                 }
             }
-            return nil
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A response body's lines as they arrive (LF or CRLF ends a line; the last line may have none),
 /// decoded as UTF-8 (an invalid byte becomes U+FFFD). A line longer than the client's
 /// `maxResponseBytes` ends the stream with ``NetworkError/responseTooLarge(limit:)``. Otherwise
@@ -22,7 +24,9 @@ public struct LineStream: AsyncSequence, Sendable {
         }
 
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(NetworkError) -> String? {
-            guard let line = try await lines.next(isolation: actor) else { return nil }
+            let next: Data?
+            if let ready = lines.nextReady() { next = ready } else { next = try await lines.next(isolation: actor) }
+            guard let line = next else { return nil }
             return String(decoding: line, as: UTF8.self)
         }
     }
@@ -32,11 +36,18 @@ public struct LineStream: AsyncSequence, Sendable {
 struct RawLines {
     var bytes: ByteStream.Iterator
     var splitter: LineSplitter
-    var ready: [[UInt8]] = []
+    var ready: [Data] = []
     var index = 0
     var ended = false
 
-    mutating func next(isolation actor: isolated (any Actor)?) async throws(NetworkError) -> [UInt8]? {
+    /// A line already split, without suspending (most calls: a network read holds many lines).
+    mutating func nextReady() -> Data? {
+        guard index < ready.count else { return nil }
+        defer { index += 1 }
+        return ready[index]
+    }
+
+    mutating func next(isolation actor: isolated (any Actor)?) async throws(NetworkError) -> Data? {
         while true {
             if index < ready.count {
                 defer { index += 1 }
@@ -45,7 +56,7 @@ struct RawLines {
             if ended { return nil }
             guard let chunk = try await bytes.next(isolation: actor) else {
                 ended = true
-                ready = splitter.finish().map { [$0] } ?? []
+                ready = try splitter.finish().map { [$0] } ?? []
                 index = 0
                 continue
             }
