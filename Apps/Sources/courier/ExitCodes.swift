@@ -30,6 +30,14 @@ enum ExitCodes {
         }
     }
 
+    /// Reports `error` on stderr — its log line, secrets redacted, then its user message — and
+    /// returns the exit to end with (its family's code).
+    static func report(_ error: NetworkError) -> ExitCode {
+        Terminal.error(Redactor().text(error.log()))
+        Terminal.error(error.userMessage(in: .preferred))
+        return ExitCode(code(for: error.family))
+    }
+
     /// The table shown in `--help`.
     static let help = """
         Exit codes (every command): 0 success; 1 the command could not do what was asked \

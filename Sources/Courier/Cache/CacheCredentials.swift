@@ -36,7 +36,7 @@ enum CacheCredentials {
         }
         guard !material.isEmpty else { return "" }
         let code = HMAC<SHA256>.authenticationCode(for: material, using: SymmetricKey(data: key))
-        return "#credentials=" + code.map { String(format: "%02x", $0) }.joined()
+        return "#credentials=" + Data(code).hexString
     }
 
     /// A fresh random key.

@@ -58,12 +58,14 @@ struct DownloadState: Codable, Equatable {
 extension Data {
     /// Lowercase hex digits.
     var hexString: String {
-        var out = ""
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
         out.reserveCapacity(count * 2)
         for byte in self {
-            out += String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The bytes of `hex` (an even number of hex digits); nil otherwise.

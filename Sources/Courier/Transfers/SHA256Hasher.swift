@@ -16,6 +16,6 @@ struct SHA256Hasher {
 
     /// The digest as 64 lowercase hex digits.
     func finalize() -> String {
-        hash.finalize().map { $0 < 16 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        Data(hash.finalize()).hexString
     }
 }

@@ -1,5 +1,6 @@
 import Courier
 import CourierSandbox
+import CourierTesting
 import Foundation
 import IntegrationTestSupport
 import Testing
@@ -74,10 +75,11 @@ struct ByteStreamTests {
         }
     }
 
-    @Test("a line longer than maxResponseBytes ends the stream with responseTooLarge; a bad line with decodingError")
-    func limitsAndBadLines() async throws {
+    @Test(
+        "a line longer than maxResponseBytes ends the stream with responseTooLarge; a bad line with decodingError", arguments: TransportKind.allCases)
+    func limitsAndBadLines(_ kind: TransportKind) async throws {
         try await withSandbox { sandbox in
-            var configuration = NetworkClient.Configuration()
+            var configuration = NetworkClient.Configuration(transport: kind.make())
             configuration.maxResponseBytes = 16
             let small = NetworkClient(configuration: configuration)
             // Each record is about 35 bytes: longer than a line may be.
@@ -86,9 +88,27 @@ struct ByteStreamTests {
             }
             struct Wrong: Decodable, Sendable { var missing: String }
             let error = await #expect(throws: NetworkError.self) {
-                for try await _ in NetworkClient().jsonLines(ndjson(sandbox, ["count": 2]), as: Wrong.self) {}
+                for try await _ in NetworkClient(transport: kind.make()).jsonLines(ndjson(sandbox, ["count": 2]), as: Wrong.self) {}
             }
             #expect(error?.caseName == "decodingError")
+        }
+    }
+
+    @Test("a line nested 100,000 deep is a decodingError, not a crash; a body that never ends a line stops at the limit")
+    func hostileLines() async throws {
+        let stub = StubTransport()
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "\n"
+        stub.on(.get, "/deep", .init(status: 200, body: Data(deep.utf8)))
+        let endpoint = URLEndpoint(URL(string: "https://lines.example.com/deep")!)!
+        let error = await #expect(throws: NetworkError.self) {
+            for try await _ in NetworkClient(transport: stub).jsonLines(endpoint, as: [Int].self) {}
+        }
+        #expect(error?.caseName == "decodingError")
+        var configuration = NetworkClient.Configuration(transport: stub)
+        configuration.maxResponseBytes = 1000
+        stub.on(.get, "/deep", .init(status: 200, body: Data(repeating: 0x61, count: 5000)))
+        await #expect(throws: NetworkError.responseTooLarge(limit: 1000)) {
+            for try await _ in NetworkClient(configuration: configuration).lines(endpoint) {}
         }
     }
 

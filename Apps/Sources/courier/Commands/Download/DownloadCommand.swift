@@ -47,13 +47,7 @@ struct DownloadCommand: AsyncParsableCommand {
         guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be positive and at most 86400 seconds") }
         guard (1...10).contains(retry) else { throw ValidationError("--retry must be 1…10 attempts") }
         let name = try output ?? Self.fileName(from: url)
-        var headers: [String: String] = [:]
-        for line in try RequestCommand.headerLines(header) {
-            guard let colon = line.firstIndex(of: ":"), HTTPField.Name(line[..<colon].trimmingCharacters(in: .whitespaces)) != nil else {
-                throw ValidationError("--header '\(line)' must look like 'Name: value'")
-            }
-            headers[line[..<colon].trimmingCharacters(in: .whitespaces)] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
+        let headers = try RequestCommand.headerFields(header)
         let endpoint: AdHocEndpoint
         do {
             endpoint = try AdHocEndpoint(
@@ -87,13 +81,12 @@ struct DownloadCommand: AsyncParsableCommand {
             }
         } catch let error as NetworkError {
             if showProgress { bar.finish() }
-            Terminal.error(Redactor().text(error.log()))
-            Terminal.error(error.userMessage(in: .preferred))
+            let exit = ExitCodes.report(error)
             let inUse = error == .fileError(.inUse(path: target.path))
             if !inUse, error.family != .request, FileManager.default.fileExists(atPath: name + ".courier-partial") {
                 Terminal.error("the partial download is kept: run again with --continue to resume")
             }
-            throw ExitCode(ExitCodes.code(for: error.family))
+            throw exit
         }
     }
 

@@ -79,9 +79,7 @@ extension RaonShowCommand {
             let file = try await NetworkClient(configuration: configuration).download(endpoint, to: target)
             Terminal.error("saved the poster to \(target.path) (\(ProgressBar.bytes(file.bytes)))")
         } catch {
-            Terminal.error(Redactor().text(error.log()))
-            Terminal.error(error.userMessage(in: .preferred))
-            throw ExitCode(ExitCodes.code(for: error.family))
+            throw ExitCodes.report(error)
         }
     }
 }

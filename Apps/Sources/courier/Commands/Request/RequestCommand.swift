@@ -100,13 +100,7 @@ struct RequestCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var headers: [String: String] = [:]
-        for line in try Self.headerLines(header) {
-            guard let colon = line.firstIndex(of: ":") else { throw ValidationError("--header '\(line)' must look like 'Name: value'") }
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces)
-            guard HTTPField.Name(name) != nil else { throw ValidationError("--header: '\(name)' is not a valid header name") }
-            headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
+        var headers = try Self.headerFields(header)
         var extraQuery: [(String, String)] = []
         for item in query {
             // The first of = and @ decides, as in curl's --url-query: email=a@b.example is a value.
@@ -180,9 +174,7 @@ struct RequestCommand: AsyncParsableCommand {
             BodyPrinter.show(response.body, contentType: response.headers[.contentType], pretty: pretty)
         } catch let error as NetworkError {
             if verbose { Terminal.error("> \(endpoint.method.rawValue) \(redactor.url(endpoint.baseURL.absoluteString + endpoint.path))") }
-            Terminal.error(redactor.text(error.log()))
-            Terminal.error(error.userMessage(in: .preferred))
-            throw ExitCode(ExitCodes.code(for: error.family))
+            throw ExitCodes.report(error)
         }
     }
 
@@ -191,6 +183,19 @@ struct RequestCommand: AsyncParsableCommand {
     func statusError(of response: NetworkResponse) -> NetworkError? {
         if noLocation, (300..<400).contains(response.statusCode) { return nil }
         return response.statusError
+    }
+
+    /// `--header` values as name → value, each `@FILE` read (``headerLines(_:)``); a line that is
+    /// not `Name: value` with a valid name is a usage error.
+    static func headerFields(_ values: [String]) throws -> [String: String] {
+        var headers: [String: String] = [:]
+        for line in try headerLines(values) {
+            guard let colon = line.firstIndex(of: ":") else { throw ValidationError("--header '\(line)' must look like 'Name: value'") }
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces)
+            guard HTTPField.Name(name) != nil else { throw ValidationError("--header: '\(name)' is not a valid header name") }
+            headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return headers
     }
 
     /// `--header` values with each `@FILE` replaced by the non-empty lines of FILE.
