@@ -83,7 +83,7 @@ module_sources() {
                 "$c"/Errors/{NetworkError,NetworkError+Mapping,NetworkError+Messages,WebSocketFailure,FileFailure,StatusMapping,DecodingDiagnostics,TaskCancellation}.swift \
                 "$c"/Cache/{HTTPDate,CacheControl,ByteRange,DiskEntryFormat,CachedResponse,CachedResponse+Freshness,CacheFreshness,CacheStorability,CachedBodyFile,CacheCredentials}.swift \
                 "$c"/Events/{EventStreamParser,ServerEvent}.swift \
-                "$c"/Transfers/{ContentRange,LineSplitter}.swift \
+                "$c"/Transfers/{ContentRange,LineSplitter,Data+Hex}.swift \
                 "$c/Decoding/ResponseDecoding.swift" "$c/Endpoint/MultipartFormData.swift"
             ;;
         CourierLLM) ls "$SRC"/CourierLLM/*.swift ;;
