@@ -73,10 +73,11 @@ public func diskEntryFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int)
         switch body {
         case .inline(let bytes):
             guard response.body == bytes, response.bodyLength == bytes.count else { fuzzFailure("inline body and response differ") }
-        case .file(let name, let length):
+        case .file(let name, let length), .linked(let name, let length, _):
             guard length >= 0, !name.contains("/"), name != "..", DiskEntryFormat.isBodyFileName(name, key: key) else {
                 fuzzFailure("body file \(name.debugDescription) (\(length) bytes) accepted for key \(key.debugDescription)")
             }
+            if case .linked(_, _, let sha256) = body, sha256.utf8.count != 64 { fuzzFailure("linked body with a hash of \(sha256.utf8.count) bytes") }
         }
         use(response)
     }
@@ -143,6 +144,10 @@ public func diskEntryFuzzInitialize(
         (
             "file", [variant(key, fields: [("Content-Length", "1048576"), ("Last-Modified", "Sun, 06 Nov 1994 08:49:37 GMT")], body: "")],
             [.file(name: fileName, length: 1_048_576)]
+        ),
+        (
+            "linked", [variant(key, fields: [("Content-Length", "1048576"), ("ETag", "\"d1\"")], body: "")],
+            [.linked(name: fileName, length: 1_048_576, sha256: String(repeating: "ab", count: 32))]
         ),
         (
             "vary",

@@ -26,7 +26,7 @@ extension CacheMiddleware {
         }
         var updated = Self.freshened(chosen, with: head, requestTime: requestTime, responseTime: clock())
         updated.varyValues = CachedResponse.varyValues(exchange.request.headerFields, vary: updated.value(.vary))
-        save(updated, exchange)
+        save(updated, exchange, freshened: true)
         return serve(updated, age: CacheFreshness.age(updated, now: clock()), method: exchange.request.method)
     }
 
@@ -55,7 +55,7 @@ extension CacheMiddleware {
         if head.status.code == 304 {
             if let body { _ = try? await BodyCollector.collect(body, limit: exchange.limit) }
             let updated = Self.freshened(entry, with: head, requestTime: requestTime, responseTime: clock())
-            save(updated, exchange)
+            save(updated, exchange, freshened: true)
             logger.trace("cache revalidated", metadata: ["cache.outcome": "revalidated"])
             return serve(updated, age: CacheFreshness.age(updated, now: clock()), method: exchange.request.method)
         }
@@ -87,6 +87,10 @@ extension CacheMiddleware {
             CachedResponse(
                 url: exchange.key, head: stored, content: content, requestTime: requestTime, responseTime: responseTime, varyValues: varyValues)
         }
+        if let download = exchange.download {
+            offer(download, head, entry, exchange)
+            return (head, body)
+        }
         guard let body else {
             save(entry(.data(Data())), exchange)
             return (head, HTTPBody())
@@ -117,6 +121,24 @@ extension CacheMiddleware {
         return (head, CollectedBodyHandOff.body(data))
     }
 
+    /// A download's answer is not read here: a whole 200 in its own coding is offered to the
+    /// store, which links the file once the download has it whole (nothing else is stored: a
+    /// range, or bytes a transport may have decoded, are not the resource's representation).
+    private func offer(
+        _ download: DownloadCacheHandOff, _ head: HTTPResponse, _ entry: @escaping @Sendable (CachedResponse.Content) -> CachedResponse,
+        _ exchange: Exchange
+    ) {
+        let coding = head.headerFields[.contentEncoding]?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        guard head.status.code == 200, coding.isEmpty || coding == "identity", exchange.request.headerFields[.range] == nil,
+            let disk = storage as? DiskCacheStorage
+        else { return }
+        download.offer { [self] finished in
+            guard let file = disk.adopt(finished, key: exchange.key) else { return }
+            logger.trace("downloaded file stored by a link", metadata: ["cache.outcome": "linked"])
+            save(entry(.file(file)), exchange)
+        }
+    }
+
     /// `body` (of which `prefix` was read and `upstream` is the rest) for the caller, spooled by
     /// `writer`; once whole, stored as `entry` with the file as its body.
     private func spool(
@@ -130,10 +152,15 @@ extension CacheMiddleware {
         return HTTPBody(spool, length: body.length, iterationBehavior: .single)
     }
 
-    /// Stores `entry` in place of the variant the request selected.
-    func save(_ entry: CachedResponse, _ exchange: Exchange) {
-        let others = storage.variants(for: exchange.key).filter { !$0.matches(exchange.request.headerFields) && $0.varyValues != entry.varyValues }
-        storage.store(Array(([entry] + others).prefix(Self.maxVariants)), for: exchange.key)
+    /// Stores `entry` in place of the variant the request selected. `freshened`: only its header
+    /// fields changed (a 304) — a disk store writes that off the caller's path.
+    func save(_ entry: CachedResponse, _ exchange: Exchange, freshened: Bool = false) {
+        // A 304 updates what the lookup found (read again, it would cost a second read per hit).
+        let current = freshened ? exchange.stored : storage.variants(for: exchange.key)
+        let others = current.filter { !$0.matches(exchange.request.headerFields) && $0.varyValues != entry.varyValues }
+        let variants = Array(([entry] + others).prefix(Self.maxVariants))
+        if freshened, let disk = storage as? DiskCacheStorage { return disk.storeSoon(variants, for: exchange.key) }
+        storage.store(variants, for: exchange.key)
     }
 
     /// A stored response as served: its fields with the current `Age`, its body unless HEAD.
@@ -150,7 +177,7 @@ extension CacheMiddleware {
     /// buffer per 64 KiB).
     func body(_ content: CachedResponse.Content, _ range: Range<Int>) -> HTTPBody {
         if case .file(let file) = content, CollectedBodyHandOff.current != nil, range.count <= maxEntryBytes,
-            let data = file.readData(in: range)
+            let data = file.data(in: range)
         {
             return CollectedBodyHandOff.body(data)
         }

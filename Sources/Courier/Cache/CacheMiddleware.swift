@@ -75,7 +75,16 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let context = CallContext.current
-        if context?.streamsResponse == true { return try await next(request, body, baseURL) }
+        // A streamed answer passes by — but for a download to a file through a disk store, which
+        // is served from the store (its body file checked first) and stored by linking the
+        // finished file (see DownloadCacheHandOff).
+        var download: DownloadCacheHandOff?
+        if context?.streamsResponse == true {
+            guard let handOff = DownloadCacheHandOff.current, storage is DiskCacheStorage, request.method == .get else {
+                return try await next(request, body, baseURL)
+            }
+            download = handOff
+        }
         let key = Self.key(request.path ?? "/", baseURL) + CacheCredentials.keySuffix(request.headerFields, key: storage.credentialKey)
         guard request.method == .get || request.method == .head else {
             let answer = try await next(request, body, baseURL)
@@ -90,7 +99,7 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
         let chosen = context?.traits.cachePolicy ?? .standard
         let exchange = Exchange(
             request: request, baseURL: baseURL, key: key, policy: chosen == .standard ? defaultPolicy : chosen,
-            limit: context?.maxResponseBytes ?? ReplayableBody.limit)
+            limit: context?.maxResponseBytes ?? ReplayableBody.limit, download: download)
         return try await lookup(exchange, next: next)
     }
 
@@ -101,16 +110,22 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
         let key: String
         let policy: CachePolicy
         let limit: Int
+        /// For a download to a file: where the finished file is offered to the store.
+        let download: DownloadCacheHandOff?
+        /// The variants the lookup found (what a 304's update is stored among).
+        var stored: [CachedResponse] = []
         var directives: CacheControl { CacheControl(request.headerFields) }
     }
 
     typealias Next = @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
 
     private func lookup(_ exchange: Exchange, next: Next) async throws -> (HTTPResponse, HTTPBody?) {
+        var exchange = exchange
         let request = exchange.request
         let directives = exchange.directives
         let conditional = Self.conditionalFields.contains { request.headerFields[$0] != nil }
         let variants = exchange.policy == .reload || conditional ? [] : storage.variants(for: exchange.key)
+        exchange.stored = variants
         if exchange.policy == .offline { return serveOffline(variants, request) }
         guard let entry = variants.first(where: { $0.matches(request.headerFields) }) else {
             if directives.onlyIfCached { return Self.gatewayTimeout() }

@@ -40,6 +40,13 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
     /// (a 0600 file in the directory).
     public let credentialKey: Data
     private let logger: Logger
+    /// Entries written one at a time, in order, here (blocking I/O stays off the cooperative pool
+    /// for the writes ``storeSoon(_:for:)`` schedules).
+    private let writer = DispatchQueue(label: "courier.cache.disk.writer")
+    /// Variants waiting for the writer, newest per key.
+    private let deferred = Mutex<[String: [CachedResponse]]>([:])
+    /// Body files linked to downloads, as checked so far.
+    private let linkedBodies = LinkedBodyCheck()
     /// Bodies up to this many bytes stay in the entry file (one read per hit); larger ones get a
     /// file of their own, which a 304 does not rewrite and a hit streams.
     static let inlineBodyBytes = 16 << 10
@@ -53,9 +60,11 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
         try Self.prepare(directoryPath)
         self.credentialKey = try Self.loadKey(in: directoryPath)
         written.withLock { $0 = Self.scan(directory).reduce(0) { $0 + $1.size } }
+        Self.flushedAtExit(self)
     }
 
     public func variants(for key: String) -> [CachedResponse] {
+        if let waiting = deferred.withLock({ $0[key] }) { return waiting }
         let name = DiskEntryFormat.fileName(for: key)
         guard let data = Self.readTouching(directoryPath + name) else { return [] }
         guard let decoded = DiskEntryFormat.decode(data, key: key) else {
@@ -66,12 +75,19 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
         var variants: [CachedResponse] = []
         variants.reserveCapacity(decoded.count)
         for (variant, body) in decoded {
-            guard case .file(let bodyName, let length) = body else {
+            guard let (bodyName, length) = body.file else {
                 variants.append(variant)
                 continue
             }
-            guard let file = CachedBodyFile(path: directoryPath + bodyName, length: length) else {
+            var hash: String?
+            if case .linked(_, _, let sha256) = body { hash = sha256 }
+            guard let file = CachedBodyFile(path: directoryPath + bodyName, length: length, sha256: hash) else {
                 logger.debug("cache entry with a missing or damaged body file removed", metadata: ["cache.file": "\(name)"])
+                remove(decoded, entry: name)
+                return []
+            }
+            if hash != nil, !linkedBodies.holds(file) {
+                logger.debug("cache entry whose downloaded file changed removed", metadata: ["cache.file": "\(name)"])
                 remove(decoded, entry: name)
                 return []
             }
@@ -83,16 +99,64 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
     }
 
     public func store(_ variants: [CachedResponse], for key: String) {
-        guard !variants.isEmpty else { return remove(key) }
+        writer.sync {
+            deferred.withLock { $0[key] = nil }
+            write(variants, for: key)
+        }
+    }
+
+    /// Stores `variants` soon, on the store's writer thread, off the caller's path — for a 304's
+    /// header fields over bodies already stored here. Until then ``variants(for:)`` answers with
+    /// them, in this process; another process sees them once written. A process that ends first
+    /// loses only the update: the entry stays as it was and is validated again. (Measured on the
+    /// ext4 disk here: creating and renaming the entry file took 0.2–1.4 ms, as long as the
+    /// whole 304 round trip.)
+    func storeSoon(_ variants: [CachedResponse], for key: String) {
+        let scheduled = deferred.withLock { waiting in
+            defer { waiting[key] = variants }
+            return waiting[key] != nil
+        }
+        guard !scheduled else { return }  // the write already scheduled takes the newest
+        writer.async { [self] in
+            guard let newest = deferred.withLock({ $0.removeValue(forKey: key) }) else { return }
+            write(newest, for: key)
+        }
+    }
+
+    /// Waits until every write scheduled by a revalidation is on disk (done for every live store
+    /// when the process exits normally).
+    public func flush() {
+        writer.sync {}
+    }
+
+    /// Stores that may have writes waiting, flushed by an `atexit` handler.
+    private static let live = Mutex<[WeakStore]>([])
+    private struct WeakStore: Sendable { weak var store: DiskCacheStorage? }
+    private static let exitHandler: Void = { atexit { DiskCacheStorage.flushAll() } }()
+
+    private static func flushedAtExit(_ store: DiskCacheStorage) {
+        _ = exitHandler
+        live.withLock { stores in
+            stores.removeAll { $0.store == nil }
+            stores.append(WeakStore(store: store))
+        }
+    }
+
+    private static func flushAll() {
+        for box in live.withLock({ $0 }) { box.store?.flush() }
+    }
+
+    private func write(_ variants: [CachedResponse], for key: String) {
+        guard !variants.isEmpty else { return removeNow(key) }
         var bodies: [DiskEntryFormat.Body] = []
         var created: [String] = []
         var total = 0
         for variant in variants {
             guard let body = place(variant, key: key, created: &created) else {
                 created.forEach { unlink(directoryPath + $0) }
-                return remove(key)
+                return removeNow(key)
             }
-            if case .file(_, let length) = body { total += length }
+            total += body.file?.length ?? 0
             bodies.append(body)
         }
         let data = DiskEntryFormat.encode(variants, bodies: bodies, key: key)
@@ -100,7 +164,7 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
         let entry = directoryPath + DiskEntryFormat.fileName(for: key)
         guard total <= maxBytes else {
             created.forEach { unlink(directoryPath + $0) }
-            return remove(key)
+            return removeNow(key)
         }
         let previous = Self.readTouching(entry).flatMap { DiskEntryFormat.decode($0, key: key) } ?? []
         let temporary = directoryPath + ".tmp-\(UUID().uuidString)"
@@ -112,10 +176,10 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
             return
         }
         // Body files the replaced entry named and this one does not are garbage now.
-        let kept = Set(bodies.compactMap { if case .file(let name, _) = $0 { name } else { nil } })
-        for case (_, .file(let name, _)) in previous where !kept.contains(name) { unlink(directoryPath + name) }
+        let kept = Set(bodies.compactMap { $0.file?.name })
+        for (_, body) in previous { if let name = body.file?.name, !kept.contains(name) { unlink(directoryPath + name) } }
         let createdBytes = bodies.reduce(0) { sum, body in
-            if case .file(let name, let length) = body, created.contains(name) { sum + length } else { sum }
+            if let (name, length) = body.file, created.contains(name) { sum + length } else { sum }
         }
         recordWritten(data.count + createdBytes)
     }
@@ -123,7 +187,7 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
     /// Removes the entry file `name` and the body files `decoded` names.
     private func remove(_ decoded: [(CachedResponse, DiskEntryFormat.Body)], entry name: String) {
         unlink(directoryPath + name)
-        for case (_, .file(let body, _)) in decoded { unlink(directoryPath + body) }
+        for (_, body) in decoded { if let file = body.file { unlink(directoryPath + file.name) } }
     }
 
     /// Counts `bytes` more written, evicting when the bound is passed.
@@ -141,14 +205,24 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
     }
 
     public func remove(_ key: String) {
+        writer.sync {
+            deferred.withLock { $0[key] = nil }
+            removeNow(key)
+        }
+    }
+
+    private func removeNow(_ key: String) {
         let name = DiskEntryFormat.fileName(for: key)
         let decoded = Self.readTouching(directoryPath + name).flatMap { DiskEntryFormat.decode($0, key: key) } ?? []
         remove(decoded, entry: name)
     }
 
     public func removeAll() {
-        for file in Self.scan(directory) { try? FileManager.default.removeItem(at: file.url) }
-        written.withLock { $0 = 0 }
+        writer.sync {
+            deferred.withLock { $0.removeAll() }
+            for file in Self.scan(directory) { try? FileManager.default.removeItem(at: file.url) }
+            written.withLock { $0 = 0 }
+        }
     }
 
     /// Bytes the entry and body files take now (a directory scan).
@@ -166,6 +240,30 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
         ) { [weak self] length in
             self?.recordWritten(length)
         }
+    }
+
+    /// `download`'s file as a body file of `key`'s entry: a hard link to it (the same bytes once
+    /// on disk), checked to be of the same inode and length; nil when no link can be made here —
+    /// the answer is then not stored, never copied.
+    func adopt(_ download: FinishedDownload, key: String) -> CachedBodyFile? {
+        guard download.length <= maxBytes else { return nil }
+        let name = DiskEntryFormat.bodyFileName(for: key)
+        let temporary = directoryPath + ".tmp-\(UUID().uuidString)"
+        guard Foundation.link(download.path, temporary) == 0 else {
+            logger.debug("downloaded file not linked into the cache: not stored", metadata: ["error": "\(String(cString: strerror(errno)))"])
+            return nil
+        }
+        let descriptor = open(temporary, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        var info = stat()
+        guard descriptor >= 0, fstat(descriptor, &info) == 0, UInt64(info.st_dev) == download.device, UInt64(info.st_ino) == download.inode,
+            Int(info.st_size) == download.length, rename(temporary, directoryPath + name) == 0
+        else {
+            if descriptor >= 0 { close(descriptor) }
+            unlink(temporary)
+            return nil
+        }
+        recordWritten(download.length)
+        return CachedBodyFile(path: directoryPath + name, descriptor: descriptor, length: download.length, sha256: download.sha256)
     }
 
     /// Where `variant`'s body goes in `key`'s entry: inline, the body file it already has in this
@@ -186,6 +284,7 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
         case .file(let file):
             let name = String(file.path.dropFirst(directoryPath.count))
             if file.path.hasPrefix(directoryPath), DiskEntryFormat.isBodyFileName(name, key: key) {
+                if let sha256 = file.sha256 { return .linked(name: name, length: file.length, sha256: sha256) }
                 return .file(name: name, length: file.length)
             }
             // Another store's file (or another key's): copied in, never shared.

@@ -13,6 +13,9 @@ import Foundation
 ///          | u32 n | n × (text name, text value) | u32 m | m × (text name, text value) | body
 /// body: u8 0 | u64 length | bytes          (inline)
 ///     | u8 1 | u64 length | text file name (a body file "<entry hash>-<16 hex>.body" beside it)
+///     | u8 2 | u64 length | text file name | text SHA-256 hex
+///                                          (a body file that is a hard link to a downloaded file:
+///                                           checked against the hash before it is served)
 /// text: u32 length | UTF-8;  integers little-endian;  times in seconds since 2001 (Foundation's reference date: exact round trip)
 /// ```
 enum DiskEntryFormat {
@@ -28,6 +31,17 @@ enum DiskEntryFormat {
         case inline(Data)
         /// In the body file of that name, `length` bytes long.
         case file(name: String, length: Int)
+        /// In the body file of that name, a hard link to a file a download wrote (so its owner may
+        /// change it): served only while its bytes still have this SHA-256 (64 hex digits).
+        case linked(name: String, length: Int, sha256: String)
+
+        /// The body file's name and length, when the body is in one.
+        var file: (name: String, length: Int)? {
+            switch self {
+            case .inline: nil
+            case .file(let name, let length), .linked(let name, let length, _): (name, length)
+            }
+        }
     }
 
     /// A file name from `key`: 128 bits of two FNV-1a hashes, hex.
@@ -82,6 +96,11 @@ enum DiskEntryFormat {
                 data.append(1)
                 append(UInt64(length), to: &data)
                 appendText(name, to: &data)
+            case .linked(let name, let length, let sha256):
+                data.append(2)
+                append(UInt64(length), to: &data)
+                appendText(name, to: &data)
+                appendText(sha256, to: &data)
             }
         }
         append(fnv(data, seed: 0xcbf2_9ce4_8422_2325), to: &data)
@@ -116,6 +135,10 @@ enum DiskEntryFormat {
             case 1:
                 guard let name = reader.text(), isBodyFileName(name, key: key) else { return nil }
                 body = .file(name: name, length: Int(clamping: length))
+            case 2:
+                guard let name = reader.text(), isBodyFileName(name, key: key), let sha256 = reader.text(), sha256.utf8.count == 64
+                else { return nil }
+                body = .linked(name: name, length: Int(clamping: length), sha256: sha256)
             default: return nil
             }
             let content: CachedResponse.Content = if case .inline(let bytes) = body { .data(bytes) } else { .data(Data()) }

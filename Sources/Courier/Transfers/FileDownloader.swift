@@ -89,6 +89,10 @@ struct FileDownloader {
         var attempt = 1
         var restarts = 0
         let policy = options.retry ?? client.configuration.middlewares.lazy.compactMap { ($0 as? RetryMiddleware)?.policy }.first
+        // A disk cache among the middlewares may keep the file (by a link, once it is whole and hashed).
+        let cache = client.configuration.middlewares.contains { ($0 as? CacheMiddleware)?.storage is DiskCacheStorage } ? DownloadCacheHandOff() : nil
+        // The SHA-256 of the partial's bytes so far, kept while the cache waits for the file.
+        var hasher: (SHA256Hasher, bytes: Int64)?
         loop: while true {
             try Self.checkCancellation()
             let offset = partial.size
@@ -98,7 +102,7 @@ struct FileDownloader {
                 request.built.request.headerFields[.range] = "bytes=\(offset)-"
                 if let validator = state?.ifRange { request.built.request.headerFields[.ifRange] = validator }
             }
-            let (head, body) = try await client.openStream(request, idleTimeout: options.idleTimeout, accepting: [416])
+            let (head, body) = try await Self.open(request, client, options, cache: cache)
             var expectation: Expectation
             switch head.status.code {
             case 416 where offset > 0:
@@ -151,12 +155,17 @@ struct FileDownloader {
                 throw .responseTooLarge(limit: Int(clamping: maxBytes))
             }
             progress?.begin(done: partial.size, expected: expectation.total)
+            if cache?.isPending == true, partial.size == 0 { hasher = (SHA256Hasher(), 0) }
             do {
                 if let body {
                     for try await chunk in body {
                         let after = partial.size + Int64(chunk.count)
                         if let end = expectation.end, after > end { throw NetworkError.invalidResponse }
                         if let maxBytes = options.maxBytes, after > maxBytes { throw NetworkError.responseTooLarge(limit: Int(clamping: maxBytes)) }
+                        if hasher?.bytes == partial.size {
+                            hasher?.0.update(chunk)
+                            hasher?.bytes = after
+                        }
                         try partial.append(chunk)
                         fetched += Int64(chunk.count)
                         fetchedIntoPartial += Int64(chunk.count)
@@ -194,9 +203,38 @@ struct FileDownloader {
             hash = actual
         }
         let size = partial.size
+        // The cache's hash: the one the checksum needed, the one kept while writing, or read back.
+        var cached: String?
+        if cache?.isPending == true {
+            if let hasher, hasher.bytes == size {
+                cached = hasher.0.finalize()
+            } else if let hash {
+                cached = hash
+            } else {
+                cached = try partial.sha256()
+            }
+        }
+        let identity = partial.identity()
         try partial.finish()
         finished = true
+        if let cache, let cached, let identity {
+            cache.complete(
+                FinishedDownload(path: path, device: identity.device, inode: identity.inode, length: Int(clamping: size), sha256: cached))
+        }
         return DownloadedFile(url: target, bytes: size, resumedFrom: size - fetchedIntoPartial, bytesFetched: fetched, sha256: hash)
+    }
+
+    /// Opens one request, a disk cache's hand-off (if any) in reach of its middlewares.
+    private static func open(
+        _ request: NetworkClient.Call, _ client: NetworkClient, _ options: DownloadOptions, cache: DownloadCacheHandOff?
+    ) async throws(NetworkError) -> (HTTPResponse, HTTPBody?) {
+        do {
+            return try await DownloadCacheHandOff.$current.withValue(cache) {
+                try await client.openStream(request, idleTimeout: options.idleTimeout, accepting: [416])
+            }
+        } catch {
+            throw NetworkError(error)
+        }
     }
 
     /// The answer did not fit the partial: empty it and ask again from the first byte.

@@ -184,6 +184,13 @@ final class PartialDownload {
         return hasher.finalize()
     }
 
+    /// The partial file's device and inode (which stay its own after ``finish()`` renames it).
+    func identity() -> (device: UInt64, inode: UInt64)? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        return (UInt64(info.st_dev), UInt64(info.st_ino))
+    }
+
     /// Syncs the body, gives it the permissions a new file gets (0666 less the umask, as curl's
     /// files have; the partial was 0600), renames it over the target, forgets the state, and
     /// syncs the directory.
