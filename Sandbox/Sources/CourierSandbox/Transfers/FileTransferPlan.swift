@@ -22,6 +22,8 @@ struct FileTransferPlan: Sendable {
         case partial(Range<Int64>)
         /// `416`, nothing.
         case unsatisfiable
+        /// `304`, nothing: `If-None-Match` named the ETag.
+        case notModified
     }
 
     /// The largest `size` (8 GiB).
@@ -56,6 +58,10 @@ struct FileTransferPlan: Sendable {
     var rangeField: String?
     /// The `If-Range` field as received.
     var ifRangeField: String?
+    /// The `If-None-Match` field as received.
+    var ifNoneMatchField: String?
+    /// `maxAge=N`: sent as `Cache-Control: max-age=N` (nothing by default).
+    var maxAge: Int?
 
     /// The plan for `request`; 400 for a parameter that is present but wrong.
     init(_ request: Request) throws {
@@ -83,6 +89,8 @@ struct FileTransferPlan: Sendable {
         isGet = request.method == .get
         rangeField = request.headers[.range]
         ifRangeField = request.headers[.ifRange]
+        ifNoneMatchField = request.headers[.ifNoneMatch]
+        maxAge = try query.integer("maxAge", in: 0...(1 << 30))
     }
 
     /// The file this plan serves.
@@ -103,6 +111,12 @@ struct FileTransferPlan: Sendable {
     /// What the answer sends: the whole file unless a GET's single `Range` is honoured and its
     /// `If-Range`, if any, holds.
     var selection: Selection {
+        // If-None-Match compares weakly (RFC 9110 §13.1.2): `W/"x"` and `"x"` are the same tag.
+        if let ifNoneMatchField, let entityTag {
+            let sent = entityTag.hasPrefix("W/") ? String(entityTag.dropFirst(2)) : entityTag
+            let listed = ifNoneMatchField.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            if listed.contains(where: { $0 == "*" || $0 == sent || $0 == "W/" + sent }) { return .notModified }
+        }
         guard isGet, honoursRanges, let rangeField else { return .whole }
         if let ifRangeField, !ifRangeHolds(ifRangeField) { return .whole }
         switch ByteRangeRequest(field: rangeField, size: size) {
@@ -127,6 +141,7 @@ struct FileTransferPlan: Sendable {
         if honoursRanges { headers[.acceptRanges] = "bytes" }
         if let entityTag { headers[.eTag] = entityTag }
         if let lastModified { headers[.lastModified] = lastModified }
+        if let maxAge { headers[.cacheControl] = "max-age=\(maxAge)" }
         switch selection {
         case .whole:
             headers[.contentType] = "application/octet-stream"
@@ -135,6 +150,8 @@ struct FileTransferPlan: Sendable {
             headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)"
         case .unsatisfiable:
             headers[.contentRange] = "bytes */\(size)"
+        case .notModified:
+            break
         }
         return headers
     }

@@ -27,6 +27,7 @@ actor TransferLedger {
             case .ok: stats.full += 1
             case .partialContent: stats.partial += 1
             case .rangeNotSatisfiable: stats.unsatisfiable += 1
+            case .notModified: stats.notModified += 1
             default: break
             }
         }

@@ -7,8 +7,9 @@ import NIOCore
 ///
 /// | route | answer |
 /// |---|---|
-/// | `GET, HEAD /files/{name}?size=&seed=&version=&validator=&weak=1&ranges=&pace=&cutAt=&cuts=&changing=&key=` | `size` bytes (default 1 MiB, at most 8 GiB) of ``SandboxFileContent`` for `seed` (default 0) and `version` (default 1, at most 1 000 000); `application/octet-stream`, `Content-Length`, `Accept-Ranges: bytes`, `ETag: "size-seed-version"` and `Last-Modified` (2026-01-01 00:00:00 GMT plus `version` hours) |
+/// | `GET, HEAD /files/{name}?size=&seed=&version=&validator=&weak=1&ranges=&pace=&cutAt=&cuts=&changing=&maxAge=&key=` | `size` bytes (default 1 MiB, at most 8 GiB) of ``SandboxFileContent`` for `seed` (default 0) and `version` (default 1, at most 1 000 000); `application/octet-stream`, `Content-Length`, `Accept-Ranges: bytes`, `ETag: "size-seed-version"` and `Last-Modified` (2026-01-01 00:00:00 GMT plus `version` hours) |
 /// | … with `Range: bytes=a-b`, `bytes=a-` or `bytes=-n` (GET only) | `206` with `Content-Range: bytes a-b/size` and those bytes; `416` with `Content-Range: bytes */size` and no body when `a >= size` (or `-0`); several ranges, another unit or a malformed field: `200` whole |
+/// | … with `If-None-Match` naming the ETag (weak comparison) | `304` with the validators, no body |
 /// | … with `If-Range` | the range is honoured only when the field is exactly the strong ETag sent, or an HTTP date exactly the `Last-Modified` sent with no ETag; otherwise `200` whole |
 /// | `POST, PUT /upload?key=` | reads the body as it streams (any size, never held whole): ``UploadReceipt`` `{"bytes","sha256","declaredLength","contentType"}` |
 /// | `GET /ndjson?count=&interval=&hangAfter=&format=&key=` | `count` records (default 10, at most 10 000 000) `{"index":i,"text":"line i 서울"}\n`, i = 0 … count−1, `interval` ms apart (default 0, at most 10 000); `application/x-ndjson`, or with `format=jsonseq` `application/json-seq`, each record after 0x1E (RFC 7464) |
@@ -24,6 +25,7 @@ import NIOCore
 ///   `Content-Length`; an answer that starts at or after `N` (a resume past the cut) is whole.
 ///   With `cuts=M` (and `key`), only while the key has had fewer than `M` cuts (`cuts=1`: the
 ///   first answer is cut, a resume from anywhere is whole).
+/// - `maxAge=N`: `Cache-Control: max-age=N` (no `Cache-Control` by default).
 /// - `changing=C`: the version is not `version=` but 1 + the number of earlier `/files` requests
 ///   with `changing=C` — validators (and bytes) that change from one request to the next.
 /// - `key=K` (every route here): counts the request in ``TransferStats``.
@@ -69,6 +71,8 @@ struct TransferRoutes {
             response = Response(status: .partialContent, headers: headers, body: plan.body(range, of: plan.content, ledger: ledger))
         case .unsatisfiable:
             response = Response(status: .rangeNotSatisfiable, headers: headers)
+        case .notModified:
+            response = Response(status: .notModified, headers: headers)
         }
         if let key = plan.key { await ledger.answered(key, response.status) }
         return request.method == .head ? response.createHeadResponse() : response

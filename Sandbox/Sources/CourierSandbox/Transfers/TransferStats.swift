@@ -14,6 +14,8 @@ public struct TransferStats: Codable, Sendable, Equatable {
     public var partial: Int
     /// `416` answers.
     public var unsatisfiable: Int
+    /// `304` answers (an `If-None-Match` that named the ETag).
+    public var notModified: Int
     /// Answers cut on purpose by `cutAt` (a `200` or `206` counted above, whose body stopped early).
     public var cuts: Int
     /// Response body bytes handed to the connection (files and NDJSON streams; not HEADs, not receipts).
@@ -27,13 +29,14 @@ public struct TransferStats: Codable, Sendable, Equatable {
 
     /// Creates a snapshot.
     public init(
-        requests: Int = 0, full: Int = 0, partial: Int = 0, unsatisfiable: Int = 0, cuts: Int = 0, bytesWritten: Int = 0,
+        requests: Int = 0, full: Int = 0, partial: Int = 0, unsatisfiable: Int = 0, notModified: Int = 0, cuts: Int = 0, bytesWritten: Int = 0,
         bytesReceived: Int = 0, ranges: [String] = [], ifRanges: [String] = []
     ) {
         self.requests = requests
         self.full = full
         self.partial = partial
         self.unsatisfiable = unsatisfiable
+        self.notModified = notModified
         self.cuts = cuts
         self.bytesWritten = bytesWritten
         self.bytesReceived = bytesReceived
