@@ -28,10 +28,13 @@ struct DownloadCacheTests {
     }
 
     static func client(_ kind: TransportKind, cache directory: URL) throws -> NetworkClient {
-        NetworkClient(configuration: .init(transport: kind.make(), middlewares: [CacheMiddleware(storage: try DiskCacheStorage(directory: directory))]))
+        NetworkClient(
+            configuration: .init(transport: kind.make(), middlewares: [CacheMiddleware(storage: try DiskCacheStorage(directory: directory))]))
     }
 
-    @Test("stored by a hard link to the downloaded file, not a copy; the next download and a plain call are served from it", arguments: TransportKind.allCases)
+    @Test(
+        "stored by a hard link to the downloaded file, not a copy; the next download and a plain call are served from it",
+        arguments: TransportKind.allCases)
     func linkedAndServed(_ kind: TransportKind) async throws {
         try await withSandbox { sandbox in
             let routes = TransferRoutes(sandbox: sandbox)
@@ -65,7 +68,9 @@ struct DownloadCacheTests {
         }
     }
 
-    @Test("a downloaded file changed in place (same size) or shortened is not served: fetched again, whole and right", arguments: TransportKind.allCases)
+    @Test(
+        "a downloaded file changed in place (same size) or shortened is not served: fetched again, whole and right", arguments: TransportKind.allCases
+    )
     func changedFileIsNotServed(_ kind: TransportKind) async throws {
         try await withSandbox { sandbox in
             let routes = TransferRoutes(sandbox: sandbox)

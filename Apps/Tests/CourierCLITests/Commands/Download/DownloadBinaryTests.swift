@@ -116,6 +116,33 @@ struct DownloadBinaryTests {
         }
     }
 
+    /// Whether this machine lets a process mount a small file system of its own (`unshare -rm`:
+    /// a user and mount namespace — no change to the machine's mounts).
+    static let canMountPrivately: Bool =
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
+        && system("/usr/bin/unshare -rm /bin/sh -c 'mount -t tmpfs -o size=64k tmpfs /tmp' >/dev/null 2>&1") == 0
+
+    @Test("a full disk: exit 17 with a clear message, the partial and its state kept, no FILE", .enabled(if: canMountPrivately))
+    func diskFull() async throws {
+        let scratch = try Scratch()
+        try await withSandbox { sandbox in
+            let small = scratch.url.appendingPathComponent("small")
+            try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
+            let url = sandbox.baseURL.absoluteString + "/files/f.bin?size=\(3 << 20)"
+            // In a mount namespace of its own: a 1 MiB tmpfs over `small`, the download into it,
+            // then what is left there (the mount ends with the shell).
+            let script = #"mount -t tmpfs -o size=1m tmpfs "$1" && "$2" download "$3" -o "$1/f.bin"; echo "exit=$?"; ls "$1""#
+            let run = try await runProcess(
+                URL(fileURLWithPath: "/usr/bin/unshare"),
+                ["-rm", "/bin/sh", "-c", script, "sh", small.path, try ChildProcess.courierBinary().path, url],
+                scratch: scratch.url)
+            let lines = run.output.split(separator: "\n").map(String.init)
+            #expect(lines.first == "exit=17", "\(run.output) \(run.errors)")
+            #expect(Array(lines.dropFirst()) == ["f.bin.courier-partial", "f.bin.courier-resume"], "\(run.output)")
+            #expect(run.errors.contains("disk is full"), "\(run.errors)")
+        }
+    }
+
     @Test("`courier raon show ID --sandbox --poster FILE` saves the program's poster")
     func raonPoster() async throws {
         let scratch = try Scratch()
