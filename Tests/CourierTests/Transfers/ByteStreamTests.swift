@@ -30,6 +30,29 @@ struct ByteStreamTests {
         }
     }
 
+    @Test("a reader that pauses holds the server back: a few MiB in flight, not the body", arguments: TransportKind.allCases)
+    func pausedReaderHoldsTheServerBack(_ kind: TransportKind) async throws {
+        try await withSandbox { sandbox in
+            let routes = TransferRoutes(sandbox: sandbox)
+            let client = NetworkClient(transport: kind.make())
+            let key = transferKey("paused")
+            var iterator = client.bytes(routes.file("p.bin", ["size": 1 << 30, "key": key])).makeAsyncIterator()
+            var read = 0
+            while read < 1 << 20, let chunk = try await iterator.next() { read += chunk.count }
+            // The reader pauses: what the server got out is what every buffer on the way holds —
+            // the kernel's (a loopback receive buffer grows to 32 MiB here), the server's and the
+            // transport's own — which must not grow with the body. (Before URLSession streams had
+            // a session of their own with a budget, it read on: about 1 GiB left the server here.)
+            try await Task.sleep(for: .milliseconds(1500))
+            let written = try await routes.stats(key).bytesWritten
+            #expect(written < 96 << 20, "\(written >> 20) MiB left the server while the reader paused after \(read >> 20) MiB")
+            // Reading on: the rest keeps coming.
+            let before = read
+            while read < before + (8 << 20), let chunk = try await iterator.next() { read += chunk.count }
+            #expect(read >= before + (8 << 20))
+        }
+    }
+
     @Test("100,000 NDJSON lines decode in order; JSON text sequences (RFC 7464) too", arguments: TransportKind.allCases)
     func manyLines(_ kind: TransportKind) async throws {
         try await withSandbox { sandbox in
