@@ -40,6 +40,7 @@ struct DemoCommand: AsyncParsableCommand {
                 return (raon.steps, raon.failures)
             },
             { await CacheDemo.run(baseURL: $0) { Terminal.output($0) } },
+            { await TransferDemo.run(baseURL: $0) { Terminal.output($0) } },
             { await WebSocketDemo.run(baseURL: $0) { Terminal.output($0) } },
         ]
         for section in sections {
