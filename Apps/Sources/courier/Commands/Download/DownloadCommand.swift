@@ -68,7 +68,8 @@ struct DownloadCommand: AsyncParsableCommand {
         let target = URL(fileURLWithPath: name)
         let showProgress = TerminalText.Destination.stderr.isTerminal
         let progress = TransferProgress(interval: .milliseconds(100))
-        let bar = ProgressBar(name: name)
+        // The bar names the file, not its folder: a long path would leave no room for the bar.
+        let bar = ProgressBar(name: target.lastPathComponent)
         do {
             async let saved = client.download(endpoint, to: target, options: options, progress: progress)
             // The sequence ends when the download does, whatever its outcome.

@@ -28,14 +28,21 @@ final class ProgressBar: Sendable {
             return String("\(name)  \(bytes(snapshot.bytesDone))  \(rate)".prefix(max(columns - 1, 10)))
         }
         let percent = String(format: "%3d%%", Int(fraction * 100))
-        let left = snapshot.estimatedTimeRemaining.map { " " + clock($0) + " left" } ?? ""
-        let numbers = " \(bytes(snapshot.bytesDone)) / \(bytes(total))  \(rate)\(left)"
+        let left = snapshot.estimatedTimeRemaining.map { " " + clock($0) + " left" } ?? String(repeating: " ", count: 10)
+        // Figures padded to their widest ("999.9 kB", "999.9 MB/s"), so the bar keeps its width
+        // from one redraw to the next.
+        let numbers = " \(padded(bytes(snapshot.bytesDone), 8)) / \(bytes(total))  \(padded(rate, 10))\(left)"
         let prefix = "\(name) \(percent) "
         let width = max(0, min(30, columns - 1 - prefix.count - numbers.count - 2))
         guard width >= 5 else { return String((prefix + numbers).prefix(max(columns - 1, 10))) }
         let filled = Int((fraction * Double(width)).rounded(.down))
         let bar = String(repeating: "█", count: filled) + String(repeating: " ", count: width - filled)
         return prefix + "[" + bar + "]" + numbers
+    }
+
+    /// `text` right-aligned in `width` columns.
+    static func padded(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
     }
 
     /// `bytes` in decimal units (as curl and most download tools show them).

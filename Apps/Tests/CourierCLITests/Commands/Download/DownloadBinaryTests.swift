@@ -116,6 +116,28 @@ struct DownloadBinaryTests {
         }
     }
 
+    @Test(
+        "on a terminal (`script`), the progress bar is redrawn in place: percent rising, bytes, rate and ETA, ending at 100%",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func progressBarOnATerminal() async throws {
+        let scratch = try Scratch()
+        try await withSandbox { sandbox in
+            let target = scratch.path("bar.bin")
+            let url = sandbox.baseURL.absoluteString + "/files/bar.bin?size=\(3 << 20)&pace=\(4 << 20)"
+            let typescript = scratch.path("typescript")
+            let command = "'\(try ChildProcess.courierBinary().path)' download '\(url)' -o '\(target)'"
+            let run = try await runProcess(URL(fileURLWithPath: "/usr/bin/script"), ["-qec", command, typescript], scratch: scratch.url)
+            #expect(run.status == 0, "\(run.errors)")
+            let screen = try String(contentsOfFile: typescript, encoding: .utf8)
+            let frames = screen.components(separatedBy: "\r\u{1B}[2K").dropFirst().map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            let percents = frames.compactMap { frame in frame.split(separator: " ").first { $0.hasSuffix("%") }.flatMap { Int($0.dropLast()) } }
+            #expect(frames.count >= 5, "redrawn in place (carriage return, erase line): \(frames.count) frames")
+            #expect(percents == percents.sorted() && percents.last == 100, "\(percents)")
+            #expect(frames.contains { $0.contains("B/s") && $0.contains("left") }, "rate and ETA: \(frames)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Self.content(3 << 20))
+        }
+    }
+
     /// Whether this machine lets a process mount a small file system of its own (`unshare -rm`:
     /// a user and mount namespace — no change to the machine's mounts).
     static let canMountPrivately: Bool =
