@@ -73,6 +73,7 @@ public struct SandboxServer: Sendable {
         router.add(middleware: HostCheckMiddleware(names: hostNames))
         EchoRoutes().register(on: router)
         FaultRoutes().register(on: router)
+        CookieRoutes().register(on: router)
         HostileRoutes().register(on: router)
         ProbeRoutes(counter: probe).register(on: router)
         SampleRoutes().register(on: router)

@@ -99,9 +99,12 @@ public final class URLSessionClientTransport: ClientTransport, IdleTimeoutAwareT
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method.rawValue
         urlRequest.httpShouldHandleCookies = false
-        for field in request.headerFields {
+        for field in request.headerFields where field.name != .cookie {
             urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
         }
+        // Cookie pairs are joined with "; " (RFC 6265 §5.4); URLRequest would join fields with ",".
+        let cookies = request.headerFields[values: .cookie]
+        if !cookies.isEmpty { urlRequest.setValue(cookies.joined(separator: "; "), forHTTPHeaderField: "Cookie") }
         if let deadline = CallContext.current?.deadline {
             urlRequest.timeoutInterval = max(0.001, Self.seconds(ContinuousClock.now.duration(to: deadline)))
         }
@@ -117,6 +120,11 @@ public final class URLSessionClientTransport: ClientTransport, IdleTimeoutAwareT
         var fields = HTTPFields()
         for (key, value) in http.allHeaderFields {
             guard let key = key as? String, let name = HTTPField.Name(key), let value = value as? String else { continue }
+            // URLSession joined repeated Set-Cookie fields with ", ": a cookie jar needs them apart.
+            if name == .setCookie {
+                for field in SetCookieFieldSplitter.split(value) { fields.append(HTTPField(name: name, value: field)) }
+                continue
+            }
             fields.append(HTTPField(name: name, value: value))
         }
         return HTTPResponse(status: .init(code: http.statusCode), headerFields: fields)
