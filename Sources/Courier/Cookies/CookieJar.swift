@@ -20,13 +20,32 @@ import Synchronization
 /// scheme, longer paths first, then the earlier created. At most 180 cookies per domain and 3000 in
 /// all (the oldest go first).
 public final class CookieJar: Sendable {
-    private struct Entry {
+    struct Entry {
         var cookie: Cookie
         /// Order of storing: cookies created in the same instant keep the order they came in.
         var sequence: Int
     }
 
-    private let entries = Mutex<(list: [Entry], next: Int)>(([], 0))
+    /// A cookie's identity: a new one of the same name, domain and path replaces it.
+    struct Key: Hashable {
+        var name: String
+        var domain: String
+        var path: String
+
+        init(_ cookie: Cookie) {
+            (name, domain, path) = (cookie.name, cookie.domain, cookie.path)
+        }
+    }
+
+    struct State {
+        var list: [Entry] = []
+        var next = 0
+        /// What responses set or deleted since the jar was last loaded or saved (nil: deleted) —
+        /// what ``save(to:)`` merges into the file.
+        var changes: [Key: Cookie?] = [:]
+    }
+
+    private let entries = Mutex(State())
     private let clock: @Sendable () -> Date
 
     /// Cookies kept per domain, at most.
@@ -91,15 +110,24 @@ public final class CookieJar: Sendable {
     /// domain and path.
     public func add(_ cookie: Cookie) {
         entries.withLock { state in
-            state.list.removeAll { $0.cookie.name == cookie.name && $0.cookie.domain == cookie.domain && $0.cookie.path == cookie.path }
+            state.list.removeAll { Key($0.cookie) == Key(cookie) }
             state.list.append(Entry(cookie: cookie, sequence: state.next))
             state.next += 1
+            state.changes[Key(cookie)] = cookie
         }
+    }
+
+    /// Runs `body` on the jar's state, under its lock (for loading and saving).
+    func withState<T>(_ body: (inout State) -> T) -> T {
+        entries.withLock { body(&$0) }
     }
 
     /// Forgets every cookie.
     public func removeAll() {
-        entries.withLock { $0.list.removeAll() }
+        entries.withLock { state in
+            for entry in state.list { state.changes[Key(entry.cookie)] = .some(nil) }
+            state.list.removeAll()
+        }
     }
 
     /// The cookie `parsed` describes for a response from `host`, or nil when it is to be ignored.
@@ -142,13 +170,15 @@ public final class CookieJar: Sendable {
                 return
             }
             var stored = cookie
-            if let index = state.list.firstIndex(where: {
-                $0.cookie.name == cookie.name && $0.cookie.domain == cookie.domain && $0.cookie.path == cookie.path
-            }) {
+            if let index = state.list.firstIndex(where: { Key($0.cookie) == Key(cookie) }) {
                 stored.created = state.list[index].cookie.created
                 state.list.remove(at: index)
             }
-            if let expires = stored.expires, expires <= now { return }  // expired: a deletion
+            if let expires = stored.expires, expires <= now {  // expired: a deletion
+                state.changes[Key(cookie)] = .some(nil)
+                return
+            }
+            state.changes[Key(cookie)] = stored
             state.list.append(Entry(cookie: stored, sequence: state.next))
             state.next += 1
             Self.evict(&state.list, domain: stored.domain, now: now)
