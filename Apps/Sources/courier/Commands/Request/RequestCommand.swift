@@ -67,6 +67,10 @@ struct RequestCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Read the answer as server-sent events; print each as a JSON line as it arrives.") var stream = false
     @Option(name: .long, help: "Keep responses in an HTTP cache on disk in this directory (shared by processes).") var cache: String?
     @Option(
+        name: [.customShort("c"), .customLong("cookie-jar")],
+        help: "A cookies.txt file (curl's format): its cookies are sent, and the answers' cookies written back to it (merged, 0600).")
+    var cookieJar: String?
+    @Option(
         name: [.short, .long],
         help: "A raw body (POST unless a method is named); its type from --header 'Content-Type: …' (default application/octet-stream).") var data:
         String?
@@ -135,6 +139,25 @@ struct RequestCommand: AsyncParsableCommand {
         if allowInsecure, let host = endpoint.baseURL.host { configuration.insecureHostsAllowed.insert(host.lowercased()) }
         if retry > 1 {
             configuration.middlewares.append(RetryMiddleware(policy: RetryPolicy(maxAttempts: retry), logger: Self.stderrLogger("courier.retry")))
+        }
+        // The jar sees every attempt and every redirect hop; before the cache, which keys on Cookie.
+        var jar: CookieJar?
+        if let cookieJar {
+            let loaded = CookieJar()
+            do {
+                try loaded.load(from: URL(fileURLWithPath: cookieJar))
+            } catch {
+                throw ValidationError("--cookie-jar: cannot read '\(cookieJar)' (\(error.log()))")
+            }
+            configuration.middlewares.append(CookieMiddleware(jar: loaded))
+            jar = loaded
+        }
+        defer {
+            if let jar, let cookieJar {
+                do { try jar.save(to: URL(fileURLWithPath: cookieJar)) } catch {
+                    Terminal.error("--cookie-jar: cookies not saved to '\(cookieJar)': \(error.log())")
+                }
+            }
         }
         if let cache {
             do {
