@@ -37,9 +37,18 @@ struct CallPipeline: Sendable {
     /// One hop's request.
     typealias Hop = RedirectHop
 
+    /// What a buffered call got: the request that got the answer (the last hop's), the answer,
+    /// and the redirects followed on the way.
+    struct Collected {
+        var request: HTTPRequest
+        var head: HTTPResponse
+        var body: Data
+        var redirects: [RedirectStep]
+    }
+
     /// Sends `call`, follows its redirects, and collects the final body within the limits; the
-    /// deadline bounds it all. Returns the request that got the answer (the last hop's).
-    func collect(_ call: NetworkClient.Call, context: CallContext) async throws -> (HTTPRequest, HTTPResponse, Data) {
+    /// deadline bounds it all.
+    func collect(_ call: NetworkClient.Call, context: CallContext) async throws -> Collected {
         try await CallContext.$task.withValue(context) {
             if transportHandlesDeadline { return try await collectHops(call) }
             return try await withDeadline(context.deadline ?? .now) { try await collectHops(call) }
@@ -55,16 +64,22 @@ struct CallPipeline: Sendable {
         }
     }
 
-    private func collectHops(_ call: NetworkClient.Call) async throws -> (HTTPRequest, HTTPResponse, Data) {
+    private func collectHops(_ call: NetworkClient.Call) async throws -> Collected {
         var hop = Hop(
             request: call.built.request, body: call.built.body, baseURL: call.built.baseURL,
             plainHTTPHost: call.built.plainHTTPHost)
         var hops = 0
+        var steps: [RedirectStep] = []
         while true {
             try checkTransportSecurity(hop.plainHTTPHost)
             let (head, data) = try await exchange(hop, operationID: call.operationID)
             guard let next = try nextHop(after: head, hop, secrets: call.secrets, hops: &hops) else {
-                return (hop.request, head, data)
+                return Collected(request: hop.request, head: head, body: data, redirects: steps)
+            }
+            if let from = URL(string: URLJoin.join(hop.baseURL, hop.request.path ?? "/")),
+                let to = URL(string: URLJoin.join(next.baseURL, next.request.path ?? "/"))
+            {
+                steps.append(RedirectStep(from: from, to: to, status: head.status.code))
             }
             hop = next
         }

@@ -93,10 +93,10 @@ public final class NetworkClient: NetworkProviding, Sendable {
     func send(_ call: Call) async throws(NetworkError) -> NetworkResponse {
         let context = call.context(maxResponseBytes: configuration.maxResponseBytes)
         do {
-            let (request, head, body) = try await pipeline.collect(call, context: context)
+            let collected = try await pipeline.collect(call, context: context)
             return NetworkResponse(
-                request: request, head: head, body: body,
-                statusError: call.statusMapping.error(for: head, body: body))
+                request: collected.request, head: collected.head, body: collected.body,
+                statusError: call.statusMapping.error(for: collected.head, body: collected.body), redirects: collected.redirects)
         } catch {
             if Task.isCancelled { throw .taskCancelled }
             throw NetworkError(error)

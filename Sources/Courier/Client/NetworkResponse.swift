@@ -24,13 +24,16 @@ public struct NetworkResponse: Sendable {
     public let body: Data
     /// What the endpoint's ``StatusMapping`` makes of the status: nil for a success.
     public let statusError: NetworkError?
+    /// The redirects followed to get this answer, in order (empty when the first hop answered).
+    public let redirects: [RedirectStep]
 
     /// Creates a response.
-    public init(request: HTTPRequest, head: HTTPResponse, body: Data, statusError: NetworkError? = nil) {
+    public init(request: HTTPRequest, head: HTTPResponse, body: Data, statusError: NetworkError? = nil, redirects: [RedirectStep] = []) {
         self.request = request
         self.head = head
         self.body = body
         self.statusError = statusError
+        self.redirects = redirects
     }
 
     /// The status code, e.g. 200.

@@ -77,6 +77,8 @@ struct RequestCommand: AsyncParsableCommand {
     @Flag(name: [.short, .long], help: "Print the head (status line, header fields) before the body, as curl -i does.") var include = false
     @Flag(name: [.customShort("L"), .long], help: "Follow redirects (the default; accepted for curl's habit).") var location = false
     @Flag(name: .long, help: "Do not follow redirects: print the 3xx answer itself.") var noLocation = false
+    @Option(name: .customLong("max-redirs"), help: "Follow at most N redirects (default 10); one more fails (exit 10), as curl's.")
+    var maxRedirects: Int?
     @Flag(name: .long, help: "Pretty-print a JSON body even when stdout is not a terminal.") var pretty = false
     @Option(
         name: [.customShort("T"), .long],
@@ -136,6 +138,10 @@ struct RequestCommand: AsyncParsableCommand {
         var configuration = NetworkClient.Configuration(
             transport: transport == "urlsession" ? URLSessionClientTransport.shared : HTTPClientTransport.shared)
         if noLocation { configuration.redirects = .none }
+        if let maxRedirects {
+            guard maxRedirects >= 0 else { throw ValidationError("--max-redirs must be 0 or more") }
+            configuration.limits.maxRedirects = maxRedirects
+        }
         if allowInsecure, let host = endpoint.baseURL.host { configuration.insecureHostsAllowed.insert(host.lowercased()) }
         if retry > 1 {
             configuration.middlewares.append(RetryMiddleware(policy: RetryPolicy(maxAttempts: retry), logger: Self.stderrLogger("courier.retry")))

@@ -54,3 +54,19 @@ struct CookieJarBinaryTests {
         }
     }
 }
+
+/// `courier request --max-redirs N`.
+@Suite("courier request --max-redirs")
+struct MaxRedirectsBinaryTests {
+    @Test("N redirects are followed; one more fails with exit 10")
+    func bound() async throws {
+        try await RequestOutputTests.withSandbox { base in
+            let within = try await RequestOutputTests.courier(["request", base + "/redirect/2", "--max-redirs", "2"])
+            #expect(within.status == .exited(0), "\(within.errors)")
+            let over = try await RequestOutputTests.courier(["request", base + "/redirect/3", "--max-redirs", "2"])
+            #expect(over.status == .exited(10), "\(over.errors)")
+            let bad = try await RequestOutputTests.courier(["request", base + "/redirect/1", "--max-redirs", "-1"])
+            #expect(bad.status == .exited(64))
+        }
+    }
+}
