@@ -39,6 +39,11 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
         public var maxDecompressionRatio: Int = CallLimits.defaultMaxDecompressionRatio
         /// Deadline used when no `CallContext` sets one.
         public var defaultTimeout: Duration = .seconds(60)
+        /// The proxies requests go through (nil: every request direct). A client per proxy is
+        /// made on first use. An HTTP proxy is reached with `CONNECT` for `http` URLs as well
+        /// (AsyncHTTPClient tunnels every URL), so a proxy that allows `CONNECT` only to port 443
+        /// refuses plain-`http` calls; SOCKS5 without authentication only.
+        public var proxy: ProxyRules?
 
         /// The defaults above.
         public init() {}
@@ -57,6 +62,14 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
     private let settings: Settings?
     /// Clients for streamed bodies, by idle timeout.
     private let streamingClients = Mutex<[Duration?: HTTPClient]>([:])
+    /// Clients through a proxy: by proxy, and for streams by idle timeout.
+    private let proxiedClients = Mutex<[ProxiedClientKey: HTTPClient]>([:])
+
+    private struct ProxiedClientKey: Hashable {
+        let proxy: HTTPProxy
+        /// nil for buffered calls; for streams, their idle timeout (`.some(nil)`: none).
+        let stream: Duration??
+    }
 
     /// A transport with its own `HTTPClient`; call ``shutdown()`` when done with it.
     public convenience init(settings: Settings = Settings()) {
@@ -103,13 +116,15 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
     /// Shuts the owned client down (waits for requests in flight to finish or fail).
     public func shutdown() async throws {
         guard owned else { return }
-        for client in streamingClients.withLock({ Array($0.values) }) { try await client.shutdown() }
+        for client in streamingClients.withLock({ Array($0.values) }) + proxiedClients.withLock({ Array($0.values) }) {
+            try await client.shutdown()
+        }
         try await client.shutdown()
     }
 
     deinit {
         guard owned else { return }
-        let clients = [client] + streamingClients.withLock { Array($0.values) }
+        let clients = [client] + streamingClients.withLock { Array($0.values) } + proxiedClients.withLock { Array($0.values) }
         // A transport dropped without `shutdown()` must not leak its event loop resources.
         Task { for client in clients { try? await client.shutdown() } }
     }
@@ -151,7 +166,7 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
         let lease = affinity.acquire(fallback: client.eventLoopGroup.any())
         defer { affinity.release(lease) }
         let loop = lease.loop
-        let client = self.client
+        let client = proxiedClient(for: outgoing.url.absoluteString, stream: nil) ?? self.client
         let sweeper = self.sweeper
         let handle = RunningRequest()
         // The request is started *on* its event loop: AHC then needs no hop to reach a connection
@@ -209,7 +224,8 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
         }
         let deadline = context?.deadline ?? (ContinuousClock.now + defaultTimeout)
         let remaining = max(.zero, ContinuousClock.now.duration(to: deadline))
-        let client = streamingClient(idleTimeout: context?.idleTimeout) ?? self.client
+        let client =
+            proxiedClient(for: outgoing.url, stream: .some(context?.idleTimeout)) ?? streamingClient(idleTimeout: context?.idleTimeout) ?? self.client
         let response = try await client.execute(outgoing, deadline: .now() + TimeAmount(remaining), logger: nil)
         let length = response.headers.first(name: "content-length").flatMap(Int64.init).map(HTTPBody.Length.known) ?? .unknown
         let bytes = HTTPBody(response.body.map { ArraySlice($0.readableBytesView) }, length: length, iterationBehavior: .single)
@@ -234,6 +250,31 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
             configuration.decompression = .disabled
             let client = HTTPClient(eventLoopGroup: self.client.eventLoopGroup, configuration: configuration)
             clients[idleTimeout] = client
+            return client
+        }
+    }
+
+    /// The client through the proxy ``Settings/proxy`` gives `url`, made on first use (a stream's
+    /// with its idle timeout and no decompression, as ``streamingClient(idleTimeout:)``); nil for
+    /// a direct request.
+    private func proxiedClient(for url: String, stream: Duration??) -> HTTPClient? {
+        guard let settings, let rules = settings.proxy, let target = URL(string: url), let proxy = rules.proxy(for: target) else { return nil }
+        let key = ProxiedClientKey(proxy: proxy, stream: stream)
+        return proxiedClients.withLock { clients in
+            if let client = clients[key] { return client }
+            var settings = settings
+            if let stream { settings.readTimeout = stream }
+            var configuration = Self.configuration(settings)
+            if stream != nil { configuration.decompression = .disabled }
+            switch proxy.kind {
+            case .http:
+                let authorization = proxy.username.map { HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "") }
+                configuration.proxy = .server(host: proxy.host, port: proxy.port, authorization: authorization)
+            case .socks5:
+                configuration.proxy = .socksServer(host: proxy.host, port: proxy.port)
+            }
+            let client = HTTPClient(eventLoopGroup: self.client.eventLoopGroup, configuration: configuration)
+            clients[key] = client
             return client
         }
     }

@@ -76,7 +76,9 @@ package enum NIOErrorMapping {
         case .remoteConnectionClosed, .uncleanShutdown, .bodyLengthMismatch: return .networkConnectionLost
         case .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath: return .badURL
         case .alreadyShutdown: return .cancelled
-        case .invalidProxyResponse, .proxyAuthenticationRequired: return .cannotConnectToHost
+        // A proxy that wants (other) credentials: 407 to CONNECT.
+        case .proxyAuthenticationRequired: return .userAuthenticationRequired
+        case .invalidProxyResponse: return .cannotConnectToHost
         default: return .badServerResponse
         }
     }

@@ -127,6 +127,7 @@ extension URLError.Code {
         case .cannotParseResponse: "cannotParseResponse"
         case .zeroByteResource: "zeroByteResource"
         case .appTransportSecurityRequiresSecureConnection: "appTransportSecurityRequiresSecureConnection"
+        case .userAuthenticationRequired: "userAuthenticationRequired"
         default: "code"
         }
     }
