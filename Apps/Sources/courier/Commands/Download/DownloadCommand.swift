@@ -39,7 +39,7 @@ struct DownloadCommand: AsyncParsableCommand {
         help: "A header 'Name: value', or @FILE for the headers in FILE, one a line (repeatable).") var header: [String] = []
     @Option(name: .long, help: "Seconds to wait for the answer's head, and of silence after it (default 30).") var timeout: Double = 30
     @Option(name: .long, help: "Attempts in all: a cut connection is resumed up to N-1 times (default 3).") var retry: Int = 3
-    @Option(name: .long, help: "Transport: ahc (AsyncHTTPClient, default) or urlsession.") var transport: String = "ahc"
+    @OptionGroup var transportOptions: TransportOptions
     @Flag(name: .long, help: "Allow plain http:// to a non-loopback host.") var allowInsecure = false
 
     func run() async throws {
@@ -56,7 +56,7 @@ struct DownloadCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         var configuration = NetworkClient.Configuration(
-            transport: transport == "urlsession" ? URLSessionClientTransport.shared : HTTPClientTransport.shared)
+            transport: try transportOptions.make())
         if allowInsecure, let host = endpoint.baseURL.host { configuration.insecureHostsAllowed.insert(host.lowercased()) }
         configuration.middlewares.append(
             RetryMiddleware(policy: RetryPolicy(maxAttempts: retry), logger: RequestCommand.stderrLogger("courier.retry")))

@@ -62,7 +62,7 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds before giving up (default 30); with --stream, seconds of silence.") var timeout: Double = 30
     @Flag(name: [.short, .long], help: "Also print the request and response lines and headers on stderr (secrets redacted).") var verbose = false
     @Flag(name: .long, help: "Allow plain http:// to a non-loopback host.") var allowInsecure = false
-    @Option(name: .long, help: "Transport: ahc (AsyncHTTPClient, default) or urlsession.") var transport: String = "ahc"
+    @OptionGroup var transportOptions: TransportOptions
     @Option(name: .long, help: "Attempts in all, through the retry middleware (e.g. 3); default 1.") var retry: Int = 1
     @Flag(name: .long, help: "Read the answer as server-sent events; print each as a JSON line as it arrives.") var stream = false
     @Option(name: .long, help: "Keep responses in an HTTP cache on disk in this directory (shared by processes).") var cache: String?
@@ -136,7 +136,7 @@ struct RequestCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         var configuration = NetworkClient.Configuration(
-            transport: transport == "urlsession" ? URLSessionClientTransport.shared : HTTPClientTransport.shared)
+            transport: try transportOptions.make())
         if noLocation { configuration.redirects = .none }
         if let maxRedirects {
             guard maxRedirects >= 0 else { throw ValidationError("--max-redirs must be 0 or more") }
