@@ -57,6 +57,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        // TLS settings on the AsyncHTTPClient transport (already in AsyncHTTPClient's graph).
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.2"),
         // Behind traits.
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
         .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
@@ -110,6 +112,9 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // Certificate pins (SHA-256 of a key); in AsyncHTTPClient's graph already.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: library
         ),

@@ -44,6 +44,11 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
         /// (AsyncHTTPClient tunnels every URL), so a proxy that allows `CONNECT` only to port 443
         /// refuses plain-`http` calls; SOCKS5 without authentication only.
         public var proxy: ProxyRules?
+        /// Trust roots, pins, a client certificate, a minimum version (``TLSSettings``) — for
+        /// every call, stream and proxied connection. Settings that cannot be used (bad PEM, a
+        /// malformed pin) fail closed: every `https` call fails as untrusted; check them up front
+        /// with ``HTTPClientTransport/init(validating:)``.
+        public var tls = TLSSettings()
 
         /// The defaults above.
         public init() {}
@@ -76,6 +81,15 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
         self.init(settings: settings, owned: true)
     }
 
+    /// A transport with its own `HTTPClient`, its TLS settings checked first.
+    public convenience init(validating settings: Settings) throws(TLSSettingsError) {
+        if !settings.tls.isDefault {
+            _ = try TLSSetup.configuration(settings.tls)
+            _ = try settings.tls.pinnedDigests()
+        }
+        self.init(settings: settings, owned: true)
+    }
+
     /// A transport over an `HTTPClient` you own and shut down yourself.
     public init(client: HTTPClient, defaultTimeout: Duration = .seconds(60)) {
         self.client = client
@@ -104,6 +118,15 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
         configuration.redirectConfiguration = .disallow
         configuration.decompression = .enabled(limit: .ratio(settings.maxDecompressionRatio))
         configuration.httpVersion = .automatic
+        if !settings.tls.isDefault {
+            configuration.tlsConfiguration = (try? TLSSetup.configuration(settings.tls)) ?? TLSSetup.trustingNothing
+            if !settings.tls.pins.isEmpty {
+                // A malformed pin matches nothing: fail closed.
+                let check = TLSSetup.pinCheck((try? settings.tls.pinnedDigests()) ?? [])
+                configuration.http1_1ConnectionDebugInitializer = check
+                configuration.http2ConnectionDebugInitializer = check
+            }
+        }
         // AsyncHTTPClient opens a span per request with the tracer bootstrapped when the client is
         // made — `NoOpTracer` when none is, which still costs a span's setup (about 3% of CPU at 32
         // in flight, measured with perf). With no tracer bootstrapped, trace nothing at no cost.

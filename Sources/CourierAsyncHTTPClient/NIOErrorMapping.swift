@@ -25,6 +25,7 @@ package enum NIOErrorMapping {
     /// The URLError code for a SwiftNIO / AsyncHTTPClient error, or nil when unknown.
     static func urlErrorCode(for error: any Error) -> URLError.Code? {
         if let error = error as? HTTPClientError { return urlErrorCode(forHTTPClientError: error) }
+        if error is CertificatePinMismatch { return .serverCertificateUntrusted }
         if let error = error as? NIOConnectionError {
             if error.dnsAError != nil || error.dnsAAAAError != nil, error.connectionErrors.isEmpty {
                 return .cannotFindHost
@@ -49,6 +50,13 @@ package enum NIOErrorMapping {
         }
         let typeName = String(reflecting: type(of: error))
         if typeName.contains("NIOSSL") || typeName.contains("BoringSSL") || typeName.contains("TLS") {
+            // BoringSSL's reason names what went wrong: the server's chain, or the server refusing ours.
+            let reason = String(describing: error)
+            if reason.contains("CERTIFICATE_VERIFY_FAILED") { return .serverCertificateUntrusted }
+            if reason.contains("CERTIFICATE_REQUIRED") { return .clientCertificateRequired }
+            if reason.contains("ALERT_BAD_CERTIFICATE") || reason.contains("ALERT_UNKNOWN_CA") || reason.contains("ALERT_CERTIFICATE_UNKNOWN") {
+                return .clientCertificateRejected
+            }
             return .secureConnectionFailed
         }
         if typeName.contains("Resolver") || typeName.contains("DNS") { return .cannotFindHost }

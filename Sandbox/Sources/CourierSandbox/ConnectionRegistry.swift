@@ -23,8 +23,13 @@ final class ConnectionRegistry: Sendable {
         for channel in channels.withLock({ Array($0.values) }) { channel.close(promise: nil) }
     }
 
+    /// Connections accepted since the server started.
+    var accepted: Int { acceptedCount.withLock { $0 } }
+    private let acceptedCount = Mutex(0)
+
     private func add(_ channel: any Channel) {
         let id = ObjectIdentifier(channel)
+        acceptedCount.withLock { $0 += 1 }
         channels.withLock { $0[id] = channel }
         channel.closeFuture.whenComplete { [weak self] _ in
             _ = self?.channels.withLock { $0.removeValue(forKey: id) }

@@ -1,8 +1,12 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdHTTP2
+import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOSSL
 import ServiceLifecycle
 import UnixSignals
 
@@ -47,9 +51,50 @@ public struct SandboxServer: Sendable {
         /// options.extraHostNames = ["devbox.local"]   // http://devbox.local:PORT works
         /// ```
         public var extraHostNames: [String] = []
+        /// HTTPS instead of plain HTTP (for tests of TLS and HTTP/2; no WebSocket routes then).
+        public var tls: TLS?
 
         /// Defaults: loopback, ephemeral port, temporary data, quiet.
         public init() {}
+    }
+
+    /// The sandbox's HTTPS: its certificate, and what it asks of clients.
+    public struct TLS: Sendable {
+        /// The server's certificate chain, PEM (leaf first).
+        public var certificateChainPEM: String
+        /// The server's private key, PEM.
+        public var privateKeyPEM: String
+        /// When set, a client certificate issued by one of these (PEM) is required (mTLS).
+        public var clientCertificateRootsPEM: String?
+        /// Offer HTTP/2 by ALPN (with HTTP/1.1 for clients that do not ask for it); false: HTTP/1.1 only.
+        public var http2: Bool
+        /// Speak at most TLS 1.2 (to test a client's minimum version).
+        public var maximumTLS12: Bool
+
+        /// HTTPS with `certificateChainPEM` and `privateKeyPEM`.
+        public init(
+            certificateChainPEM: String, privateKeyPEM: String, clientCertificateRootsPEM: String? = nil, http2: Bool = true,
+            maximumTLS12: Bool = false
+        ) {
+            self.certificateChainPEM = certificateChainPEM
+            self.privateKeyPEM = privateKeyPEM
+            self.clientCertificateRootsPEM = clientCertificateRootsPEM
+            self.http2 = http2
+            self.maximumTLS12 = maximumTLS12
+        }
+
+        /// swift-nio-ssl's server configuration for these settings.
+        func configuration() throws -> TLSConfiguration {
+            let chain = try NIOSSLCertificate.fromPEMBytes(Array(certificateChainPEM.utf8)).map { NIOSSLCertificateSource.certificate($0) }
+            let key = try NIOSSLPrivateKey(bytes: Array(privateKeyPEM.utf8), format: .pem)
+            var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
+            if let roots = clientCertificateRootsPEM {
+                configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(roots.utf8)))
+                configuration.certificateVerification = .noHostnameVerification
+            }
+            if maximumTLS12 { configuration.maximumTLSVersion = .tlsv12 }
+            return configuration
+        }
     }
 
     let options: Options
@@ -105,7 +150,7 @@ public struct SandboxServer: Sendable {
             _ = await task.result
             throw SandboxError.couldNotStart(host: options.host, port: options.port)
         }
-        return RunningSandbox(host: options.host, port: port, group: group, task: task, connections: connections)
+        return RunningSandbox(host: options.host, port: port, group: group, task: task, connections: connections, secure: options.tls != nil)
     }
 
     /// Starts the sandbox, runs `body` against it, and stops it whether `body` returns or throws.
@@ -164,10 +209,17 @@ public struct SandboxServer: Sendable {
         // Upgrades too: the page's script could open a WebSocket. A declined upgrade is answered 400.
         webSocketRouter.add(middleware: HostCheckMiddleware(names: sandbox.hostNames))
         TickerRoutes(hub: sandbox.ticker).registerWebSocket(on: webSocketRouter)
+        let server: HTTPServerBuilder
+        if let tls = options.tls {
+            let configuration = try tls.configuration()
+            server = tls.http2 ? try .http2Upgrade(tlsConfiguration: configuration) : try .tls(.http1(), tlsConfiguration: configuration)
+        } else {
+            server = .http1WebSocketUpgrade(
+                webSocketRouter: webSocketRouter, configuration: .init(ws: .init(maxFrameSize: 16 << 20, autoPing: .disabled)))
+        }
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: webSocketRouter, configuration: .init(ws: .init(maxFrameSize: 16 << 20, autoPing: .disabled))),
+            server: server,
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "courier-sandbox"),
             onServerRunning: { channel in
                 await connections.watch(server: channel)
@@ -195,12 +247,17 @@ public struct RunningSandbox: Sendable {
     let group: ServiceGroup
     let task: Task<Void, any Error>
     let connections: ConnectionRegistry
+    /// Serves HTTPS (``SandboxServer/Options/tls``).
+    var secure = false
 
-    /// `http://host:port`.
+    /// `http://host:port` (`https://` with ``SandboxServer/Options/tls``).
     public var baseURL: URL {
         // Both parts are validated when the server binds; the format is always a valid URL.
-        URL(string: "http://\(host):\(port)") ?? URL(fileURLWithPath: "/")
+        URL(string: "\(secure ? "https" : "http")://\(host):\(port)") ?? URL(fileURLWithPath: "/")
     }
+
+    /// Connections the server has accepted since it started (HTTP/2 multiplexes many calls on one).
+    public var acceptedConnections: Int { connections.accepted }
 
     /// Stops the server and waits until it has shut down: gracefully (requests in flight may
     /// finish), but for at most `grace`; then every connection still open is closed and the

@@ -128,6 +128,8 @@ extension URLError.Code {
         case .zeroByteResource: "zeroByteResource"
         case .appTransportSecurityRequiresSecureConnection: "appTransportSecurityRequiresSecureConnection"
         case .userAuthenticationRequired: "userAuthenticationRequired"
+        case .clientCertificateRequired: "clientCertificateRequired"
+        case .clientCertificateRejected: "clientCertificateRejected"
         default: "code"
         }
     }

@@ -39,6 +39,21 @@ public final class URLSessionClientTransport: ClientTransport, IdleTimeoutAwareT
         self.session = session
     }
 
+    /// A transport with `session`'s configuration and `tls`, which must be the platform's
+    /// defaults: FoundationNetworking on Linux has no server-trust or client-certificate
+    /// challenge and no minimum-version setting, and this transport does not evaluate trust on
+    /// Apple platforms either — so custom roots, pins, a client certificate or a minimum version
+    /// fail here, when the transport is made, never silently at call time. Use
+    /// `HTTPClientTransport` (`Settings.tls`) for them.
+    public convenience init(session: URLSession, tls: TLSSettings) throws(TLSSettingsError) {
+        guard tls.isDefault else {
+            throw .unsupported(
+                "the URLSession transport cannot apply custom trust roots, pins, client certificates or a minimum TLS version; use HTTPClientTransport's Settings.tls"
+            )
+        }
+        self.init(session: session)
+    }
+
     /// URLSession's request timeout is an idle timeout (no bytes for that long), so
     /// `CallContext.idleTimeout` is enforced by URLSession itself.
     public var enforcesIdleTimeout: Bool { true }

@@ -108,8 +108,11 @@ struct TransferRoutes {
             await ledger.request(key)
             await ledger.answered(key, .ok)
         }
+        var headers: HTTPFields = [.contentType: plan.format.contentType, .cacheControl: "no-cache"]
+        // HTTP/1.1 only: `Connection` is a connection-specific field, which HTTP/2 forbids (RFC 9113 §8.2.2).
+        if !String(describing: type(of: context.channel)).contains("HTTP2") { headers[.connection] = "close" }
         return Response(
-            status: .ok, headers: [.contentType: plan.format.contentType, .cacheControl: "no-cache", .connection: "close"],
+            status: .ok, headers: headers,
             body: ResponseBody { writer in
                 try await request.untilClientLeaves(context) {
                     try await plan.write(to: &writer) { bytes in

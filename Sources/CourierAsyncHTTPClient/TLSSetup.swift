@@ -1,0 +1,67 @@
+import AsyncHTTPClient
+import CourierTransportCore
+import Crypto
+import Foundation
+import NIOCore
+import NIOSSL
+
+/// ``TLSSettings`` on AsyncHTTPClient: swift-nio-ssl's client configuration for roots, a client
+/// certificate and the minimum version, and a pin check run by AsyncHTTPClient's connection
+/// initializers — after the TLS handshake (the chain already trusted) and before any request is
+/// written on the connection, as curl checks `--pinnedpubkey`; failing there fails the connection.
+enum TLSSetup {
+    /// swift-nio-ssl's client configuration for `settings`.
+    static func configuration(_ settings: TLSSettings) throws(TLSSettingsError) -> TLSConfiguration {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        switch settings.roots {
+        case .system: break
+        case .systemAnd(let pem): configuration.additionalTrustRoots = [.certificates(try certificates(pem, "the trust roots"))]
+        case .only(let pem): configuration.trustRoots = .certificates(try certificates(pem, "the trust roots"))
+        }
+        if let client = settings.clientCertificate {
+            configuration.certificateChain = try certificates(client.certificateChainPEM, "the client certificate").map { .certificate($0) }
+            do {
+                configuration.privateKey = .privateKey(try NIOSSLPrivateKey(bytes: Array(client.privateKeyPEM.utf8), format: .pem))
+            } catch {
+                throw .invalidPEM("the client certificate's key")
+            }
+        }
+        switch settings.minimumVersion {
+        case .tls13: configuration.minimumTLSVersion = .tlsv13
+        case .tls12: configuration.minimumTLSVersion = .tlsv12
+        case nil: break
+        }
+        return configuration
+    }
+
+    /// A configuration that trusts nothing: what invalid settings become (fail closed).
+    static var trustingNothing: TLSConfiguration {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.trustRoots = .certificates([])
+        return configuration
+    }
+
+    private static func certificates(_ pem: String, _ what: String) throws(TLSSettingsError) -> [NIOSSLCertificate] {
+        guard let parsed = try? NIOSSLCertificate.fromPEMBytes(Array(pem.utf8)), !parsed.isEmpty else { throw .invalidPEM(what) }
+        return parsed
+    }
+
+    /// The connection initializer that checks the peer's key against `digests` (SHA-256 of the
+    /// leaf's SubjectPublicKeyInfo); a connection without TLS has nothing to check.
+    static func pinCheck(_ digests: Set<Data>) -> @Sendable (any Channel) -> EventLoopFuture<Void> {
+        { channel in
+            channel.pipeline.handler(type: NIOSSLHandler.self).map { Optional($0) }.recover { _ in nil }.flatMapThrowing { handler in
+                guard let handler else { return }
+                guard let certificate = handler.peerCertificate,
+                    let key = try? certificate.extractPublicKey().toSPKIBytes(),
+                    digests.contains(Data(SHA256.hash(data: key)))
+                else { throw CertificatePinMismatch() }
+            }
+        }
+    }
+}
+
+/// The server's key is none of the pinned ones.
+struct CertificatePinMismatch: Error, CustomStringConvertible {
+    var description: String { "the server's public key matches none of the pinned keys" }
+}
