@@ -49,6 +49,8 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
         /// malformed pin) fail closed: every `https` call fails as untrusted; check them up front
         /// with ``HTTPClientTransport/init(validating:)``.
         public var tls = TLSSettings()
+        /// HTTP/2 when the server offers it by ALPN (the default), or HTTP/1.1 only.
+        public var http2 = true
 
         /// The defaults above.
         public init() {}
@@ -117,7 +119,7 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
         // middlewares, with the rules for credentials and schemes (CallPipeline, RedirectHop).
         configuration.redirectConfiguration = .disallow
         configuration.decompression = .enabled(limit: .ratio(settings.maxDecompressionRatio))
-        configuration.httpVersion = .automatic
+        configuration.httpVersion = settings.http2 ? .automatic : .http1Only
         if !settings.tls.isDefault {
             configuration.tlsConfiguration = (try? TLSSetup.configuration(settings.tls)) ?? TLSSetup.trustingNothing
             if !settings.tls.pins.isEmpty {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Courier
 import CourierAsyncHTTPClient
+import CourierTransportCore
 import Foundation
 import OpenAPIRuntime
 
@@ -24,25 +25,67 @@ struct TransportOptions: ParsableArguments {
     var proxy: String?
     @Option(name: .long, help: "Hosts that go direct, comma-separated ('*' for all), as curl's --noproxy.") var noproxy: String?
     @Option(name: .long, help: "A file holding the proxy password (one line).") var proxyPasswordFile: String?
+    @Option(name: .long, help: "Trust only the certificate authorities in this PEM file (as curl --cacert).") var cacert: String?
+    @Option(name: .long, help: "The server's public key must match: sha256//BASE64[;sha256//…] (as curl --pinnedpubkey).") var pinnedpubkey: String?
+    @Option(name: .long, help: "A client certificate, PEM (with --key).") var cert: String?
+    @Option(name: .long, help: "The client certificate's private key, PEM (unencrypted; keep it 0600).") var key: String?
+    @Flag(name: .customLong("http1.1"), help: "HTTP/1.1 only.") var http11 = false
+    @Flag(name: .customLong("http2"), help: "HTTP/2 when the server offers it (the default over https).") var http2 = false
 
     /// The transport to use, with the proxy rules from the options and `environment`.
     func make(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> any ClientTransport {
         guard transport == "ahc" || transport == "urlsession" else { throw ValidationError("--transport must be ahc or urlsession") }
+        if http11 && http2 { throw ValidationError("use either --http1.1 or --http2") }
+        if (cert == nil) != (key == nil) { throw ValidationError("--cert and --key go together") }
+        let tls = try tlsSettings()
         if transport == "urlsession" {
-            // FoundationNetworking ignores a session's proxy settings; libcurl reads the proxy
-            // variables itself. An option it cannot honour is refused, not silently ignored.
+            // FoundationNetworking ignores a session's proxy settings (libcurl reads the proxy
+            // variables itself) and has no trust, client-certificate or version setting. An
+            // option it cannot honour is refused, not silently ignored.
             if proxy != nil || noproxy != nil || proxyPasswordFile != nil {
                 throw ValidationError(
                     "--proxy, --noproxy and --proxy-password-file need --transport ahc: URLSession on Linux ignores proxy settings (libcurl reads the proxy variables itself)"
                 )
             }
+            if !tls.isDefault || http11 {
+                throw ValidationError(
+                    "--cacert, --pinnedpubkey, --cert/--key and --http1.1 need --transport ahc: URLSession on Linux cannot apply them")
+            }
             return URLSessionClientTransport.shared
         }
-        guard var rules = try rules(environment: environment), !rules.isEmpty else { return HTTPClientTransport.shared }
-        if let noproxy { rules.noProxy += noproxy.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+        var rules = try rules(environment: environment)
+        if let noproxy, rules != nil {
+            rules?.noProxy += noproxy.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        if rules?.isEmpty ?? true, tls.isDefault, !http11 { return HTTPClientTransport.shared }
         var settings = HTTPClientTransport.Settings()
-        settings.proxy = rules
-        return HTTPClientTransport(settings: settings)
+        settings.proxy = rules?.isEmpty == false ? rules : nil
+        settings.tls = tls
+        settings.http2 = !http11
+        do {
+            return try HTTPClientTransport(validating: settings)
+        } catch {
+            throw ValidationError("TLS: \(error)")
+        }
+    }
+
+    /// `--cacert`, `--pinnedpubkey`, `--cert`/`--key` as ``TLSSettings`` (files read whole, at most 1 MiB).
+    func tlsSettings() throws -> TLSSettings {
+        var tls = TLSSettings()
+        if let cacert { tls.roots = .only(pem: try Self.pem(cacert, option: "--cacert")) }
+        if let pinnedpubkey { tls.pins = pinnedpubkey.split(separator: ";").map(String.init) }
+        if let cert, let key {
+            tls.clientCertificate = TLSSettings.ClientCertificate(
+                certificateChainPEM: try Self.pem(cert, option: "--cert"), privateKeyPEM: try SecretSource.readText(key, option: "--key"))
+        }
+        return tls
+    }
+
+    private static func pem(_ path: String, option: String) throws -> String {
+        guard let data = FileManager.default.contents(atPath: path), data.count <= 1 << 20, let text = String(data: data, encoding: .utf8) else {
+            throw ValidationError("\(option) \(path): not a readable PEM file (at most 1 MiB)")
+        }
+        return text
     }
 
     /// The rules `--proxy` gives (loopback through it, as curl's), else the environment's.

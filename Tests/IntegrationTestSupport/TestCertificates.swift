@@ -1,25 +1,24 @@
-import Crypto
 import Foundation
 import IntegrationTestSupport
 
-/// Certificates the tests make with `openssl` (once per process, in a temporary directory): a
+/// Certificates the tests make with `openssl` (a test CA, servers, clients; and files of them) (once per process, in a temporary directory): a
 /// test CA, a server certificate for 127.0.0.1 and localhost signed by it, a second CA nobody
 /// trusts, a client CA and a client certificate — PEM text, and the server key's SPKI pin.
-struct TestCertificates: Sendable {
-    var caPEM: String
-    var serverChainPEM: String
-    var serverKeyPEM: String
+public struct TestCertificates: Sendable {
+    public var caPEM: String
+    public var serverChainPEM: String
+    public var serverKeyPEM: String
     /// `sha256//BASE64` of the server key's SubjectPublicKeyInfo.
-    var serverPin: String
-    var otherCAPEM: String
-    var clientCAPEM: String
-    var clientCertificatePEM: String
-    var clientKeyPEM: String
+    public var serverPin: String
+    public var otherCAPEM: String
+    public var clientCAPEM: String
+    public var clientCertificatePEM: String
+    public var clientKeyPEM: String
     /// A client certificate from the CA nobody trusts.
-    var rogueCertificatePEM: String
-    var rogueKeyPEM: String
+    public var rogueCertificatePEM: String
+    public var rogueKeyPEM: String
 
-    static let shared = Task { try await make() }
+    public static let shared = Task { try await make() }
 
     private static func make() async throws -> TestCertificates {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-certs-\(UUID().uuidString)")
@@ -71,16 +70,17 @@ struct TestCertificates: Sendable {
                 path("rogue.pem"), "-days", "2", "-extfile", clientExtensions,
             ],
             ["pkey", "-in", path("server.key"), "-pubout", "-outform", "DER", "-out", path("server.spki")],
+            ["dgst", "-sha256", "-binary", "-out", path("server.pin"), path("server.spki")],
         ]
         for arguments in steps {
             let run = try await runProcess(URL(fileURLWithPath: "/usr/bin/openssl"), arguments, scratch: folder)
             guard run.status == 0 else { throw CertificateError(step: arguments.prefix(2).joined(separator: " "), output: run.errors) }
         }
         func text(_ name: String) throws -> String { try String(contentsOfFile: path(name), encoding: .utf8) }
-        let spki = try Data(contentsOf: URL(fileURLWithPath: path("server.spki")))
+        let digest = try Data(contentsOf: URL(fileURLWithPath: path("server.pin")))
         return TestCertificates(
             caPEM: try text("ca.pem"), serverChainPEM: try text("server.pem"), serverKeyPEM: try text("server.key"),
-            serverPin: "sha256//" + Data(SHA256.hash(data: spki)).base64EncodedString(), otherCAPEM: try text("other.pem"),
+            serverPin: "sha256//" + digest.base64EncodedString(), otherCAPEM: try text("other.pem"),
             clientCAPEM: try text("clientca.pem"), clientCertificatePEM: try text("client.pem"), clientKeyPEM: try text("client.key"),
             rogueCertificatePEM: try text("rogue.pem"), rogueKeyPEM: try text("rogue.key"))
     }
@@ -89,5 +89,13 @@ struct TestCertificates: Sendable {
         let step: String
         let output: String
         var description: String { "openssl \(step) failed: \(output)" }
+    }
+
+    /// `text` written to a new 0600 file in `folder` named `name`; its path.
+    public static func write(_ text: String, named name: String, in folder: URL) throws -> String {
+        let url = folder.appendingPathComponent(name)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+        return url.path
     }
 }
