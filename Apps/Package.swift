@@ -166,6 +166,15 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "HTTP2Benchmark",
+            dependencies: courier + [
+                sandbox, "IntegrationTestSupport",
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Benchmarks/HTTP2Benchmark",
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "WebSocketBenchmark",
             dependencies: courier + [
                 library("CourierWebSocket"), sandbox,
