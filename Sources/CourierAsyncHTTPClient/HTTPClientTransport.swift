@@ -44,7 +44,7 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
         /// (AsyncHTTPClient tunnels every URL), so a proxy that allows `CONNECT` only to port 443
         /// refuses plain-`http` calls; SOCKS5 without authentication only.
         public var proxy: ProxyRules?
-        /// Trust roots, pins, a client certificate, a minimum version (``TLSSettings``) — for
+        /// Trust roots, pins, a client certificate, a minimum version (`TLSSettings`, from CourierTransportCore) — for
         /// every call, stream and proxied connection. Settings that cannot be used (bad PEM, a
         /// malformed pin) fail closed: every `https` call fails as untrusted; check them up front
         /// with ``HTTPClientTransport/init(validating:)``.
