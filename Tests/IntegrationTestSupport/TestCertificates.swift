@@ -1,7 +1,6 @@
 import Foundation
-import IntegrationTestSupport
 
-/// Certificates the tests make with `openssl` (a test CA, servers, clients; and files of them) (once per process, in a temporary directory): a
+/// Certificates the tests make with `openssl` (once per process, in a temporary directory): a
 /// test CA, a server certificate for 127.0.0.1 and localhost signed by it, a second CA nobody
 /// trusts, a client CA and a client certificate — PEM text, and the server key's SPKI pin.
 public struct TestCertificates: Sendable {

@@ -14,8 +14,6 @@ final class StreamingSession: NSObject, URLSessionDataDelegate, Sendable {
     private struct Stream {
         var head: CheckedContinuation<HTTPURLResponse, any Error>?
         let bytes: AsyncThrowingStream<ArraySlice<UInt8>, any Error>.Continuation
-        /// Bytes handed over and not yet taken by the reader, when the delegate waits for it.
-        let budget: BodyBudget?
         /// The most body bytes accepted (nil: no limit).
         let limit: Int?
         var received = 0
@@ -26,23 +24,11 @@ final class StreamingSession: NSObject, URLSessionDataDelegate, Sendable {
     private let streams = Mutex<[Int: Stream]>([:])
     /// Each running task's `CancelGate`, until its completion reaches the delegate.
     private let gates = Mutex<[Int: CancelGate]>([:])
-    // URLSession keeps its delegate alive; this object lives as long as its transport (or, for
-    // one stream, until its task ends and the session is invalidated).
+    // URLSession keeps its delegate alive; this object lives as long as its transport.
     private let session = Mutex<URLSession?>(nil)
-    /// For a session of one stream: the most bytes handed to its reader and not yet taken.
-    private let bodyBudget: Int?
 
     /// A streaming session with `configuration`'s settings, without cookies or a cache of its own.
-    ///
-    /// With `bodyBudget`, the session is for one stream: once that many bytes wait for the reader,
-    /// the delegate waits for it — and with it libcurl, which then reads no more (TCP holds the
-    /// rest): a download to a slow disk or a reader that pauses holds at most that much. The wait
-    /// blocks the session's delegate queue, which is why such a session serves a single task and
-    /// is invalidated when it ends: a shared one would stall every other call behind one slow
-    /// reader. (Measured before: a 1 GiB download over URLSession grew by 14–101 MB, the chunks
-    /// queued in an unbounded `AsyncThrowingStream`.)
-    init(configuration: URLSessionConfiguration, bodyBudget: Int? = nil) {
-        self.bodyBudget = bodyBudget
+    init(configuration: URLSessionConfiguration) {
         super.init()
         // A copy: the caller's configuration object stays as it was.
         let configuration = configuration.copy() as? URLSessionConfiguration ?? .ephemeral
@@ -72,7 +58,7 @@ final class StreamingSession: NSObject, URLSessionDataDelegate, Sendable {
     /// head, or ending the body's iteration, cancels the request.
     func start(
         _ request: URLRequest, uploading upload: RequestBodyFile? = nil, limit: Int?
-    ) async throws -> (HTTPURLResponse, Body) {
+    ) async throws -> (HTTPURLResponse, AsyncThrowingStream<ArraySlice<UInt8>, any Error>) {
         guard let session = session.withLock({ $0 }) else {
             upload?.remove()
             throw URLError(.cancelled)
@@ -81,43 +67,17 @@ final class StreamingSession: NSObject, URLSessionDataDelegate, Sendable {
             if let upload { session.uploadTask(with: request, fromFile: URL(fileURLWithPath: upload.path)) } else { session.dataTask(with: request) }
         let (bytes, continuation) = AsyncThrowingStream<ArraySlice<UInt8>, any Error>.makeStream()
         let gate = CancelGate(task)
-        let budget = bodyBudget.map(BodyBudget.init)
         gates.withLock { $0[task.taskIdentifier] = gate }
-        continuation.onTermination = { _ in
-            budget?.close()
-            gate.cancel()
-        }
+        continuation.onTermination = { _ in gate.cancel() }
         let head = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<HTTPURLResponse, any Error>) in
-                streams.withLock {
-                    $0[task.taskIdentifier] = Stream(head: waiter, bytes: continuation, budget: budget, limit: limit, upload: upload)
-                }
+                streams.withLock { $0[task.taskIdentifier] = Stream(head: waiter, bytes: continuation, limit: limit, upload: upload) }
                 task.resume()
             }
         } onCancel: {
             gate.cancel()
         }
-        return (head, Body(bytes: bytes, budget: budget))
-    }
-
-    /// A task's body as its reader takes it, each chunk taken counted off the budget.
-    struct Body: AsyncSequence, Sendable {
-        typealias Element = ArraySlice<UInt8>
-        let bytes: AsyncThrowingStream<ArraySlice<UInt8>, any Error>
-        let budget: BodyBudget?
-
-        func makeAsyncIterator() -> Iterator { Iterator(inner: bytes.makeAsyncIterator(), budget: budget) }
-
-        struct Iterator: AsyncIteratorProtocol {
-            var inner: AsyncThrowingStream<ArraySlice<UInt8>, any Error>.AsyncIterator
-            let budget: BodyBudget?
-
-            mutating func next() async throws -> ArraySlice<UInt8>? {
-                let chunk = try await inner.next()
-                if let chunk { budget?.taken(chunk.count) }
-                return chunk
-            }
-        }
+        return (head, bytes)
     }
 
     func urlSession(
@@ -140,29 +100,23 @@ final class StreamingSession: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let (found, over) = streams.withLock { streams -> (Stream?, Int?) in
+        let (continuation, over) = streams.withLock { streams -> (AsyncThrowingStream<ArraySlice<UInt8>, any Error>.Continuation?, Int?) in
             guard var stream = streams[dataTask.taskIdentifier] else { return (nil, nil) }
             stream.received += data.count
             streams[dataTask.taskIdentifier] = stream
             if let limit = stream.limit, stream.received > limit { return (nil, limit) }
-            return (stream, nil)
+            return (stream.bytes, nil)
         }
         if let over {
             fail(dataTask, ResponseTooLargeError(limit: over))
             return
         }
-        guard let found else { return }
-        found.budget?.handed(data.count)
-        found.bytes.yield(ArraySlice(data))
-        found.budget?.waitForReader()
+        continuation?.yield(ArraySlice(data))
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         gates.withLock { $0.removeValue(forKey: task.taskIdentifier) }?.completed()
-        // A session of one stream ends with it (invalidating releases this delegate).
-        if bodyBudget != nil { self.session.withLock { $0.take() }?.finishTasksAndInvalidate() }
         guard let stream = streams.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        stream.budget?.close()
         stream.upload?.remove()
         let failure: (any Error)? = error.map { error in
             // libcurl's "partial file" arrives as an unknown error; it means the connection dropped.
@@ -209,56 +163,10 @@ final class StreamingSession: NSObject, URLSessionDataDelegate, Sendable {
     /// Ends `task` with `error`: its head waiter or its body, whichever is waiting, then cancels it.
     private func fail(_ task: URLSessionTask, _ error: any Error) {
         guard let stream = streams.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        stream.budget?.close()
         stream.upload?.remove()
         stream.head?.resume(throwing: error)
         stream.bytes.finish(throwing: error)
         gates.withLock { $0[task.taskIdentifier] }?.cancel()
-    }
-}
-
-/// The bytes of one stream handed to its reader and not yet taken, and the delegate's wait while
-/// they are more than the budget. The wait re-checks every 100 ms, and ends when the reader takes
-/// enough, stops reading (the stream terminated) or the task ends.
-final class BodyBudget: Sendable {
-    private let limit: Int
-    private let state = Mutex<(waiting: Int, closed: Bool, sleeping: Bool)>((0, false, false))
-    private let wake = DispatchSemaphore(value: 0)
-
-    init(_ limit: Int) {
-        self.limit = limit
-    }
-
-    /// `count` more bytes were handed to the reader.
-    func handed(_ count: Int) {
-        state.withLock { $0.waiting += count }
-    }
-
-    /// The reader took `count` bytes.
-    func taken(_ count: Int) {
-        let wakeUp = state.withLock { state in
-            state.waiting -= count
-            guard state.sleeping, state.waiting <= limit else { return false }
-            state.sleeping = false
-            return true
-        }
-        if wakeUp { wake.signal() }
-    }
-
-    /// No more waiting: the reader is gone or the task ended.
-    func close() {
-        state.withLock { $0.closed = true }
-        wake.signal()
-    }
-
-    /// Blocks the delegate while more than the budget waits for the reader.
-    func waitForReader() {
-        while state.withLock({ state in
-            state.sleeping = !state.closed && state.waiting > limit
-            return state.sleeping
-        }) {
-            _ = wake.wait(timeout: .now() + .milliseconds(100))
-        }
     }
 }
 

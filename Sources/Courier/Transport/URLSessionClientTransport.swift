@@ -76,29 +76,27 @@ public final class URLSessionClientTransport: ClientTransport, IdleTimeoutAwareT
             upload?.remove()
             throw CancellationError()
         }
-        let streams = context?.streamsResponse == true
-        // A streamed body (a download, lines, events) gets a session of its own whose delegate
-        // waits for a slow reader (see StreamingSession.init); the rest share one.
-        let streaming =
-            streams
-            ? StreamingSession(configuration: session.configuration, bodyBudget: Self.streamBodyBudget)
-            : self.streaming.withLock { streaming in
-                if let existing = streaming { return existing }
-                let made = StreamingSession(configuration: session.configuration)
-                streaming = made
-                return made
-            }
+        let streaming = self.streaming.withLock { streaming in
+            if let existing = streaming { return existing }
+            let made = StreamingSession(configuration: session.configuration)
+            streaming = made
+            return made
+        }
         // A stream's body has no total limit (an event stream may run for hours); its events do.
-        let limit = streams ? nil : context?.maxResponseBytes
+        // Nor does the delegate ever wait for a slow reader: FoundationNetworking runs every
+        // session's libcurl work on queues that share one target, which task creation waits for
+        // (`workQueue.sync`), so a delegate that waited — tried here, with a session per stream and a
+        // byte budget — stalled every URLSession call in the process behind one slow reader, and the
+        // cooperative threads creating tasks with it (a deadlock under parallel tests). A reader
+        // slower than the network therefore lets the body queue up in memory on this transport;
+        // the AsyncHTTPClient transport holds the server back instead (ByteStreamTests).
+        let limit = context?.streamsResponse == true ? nil : context?.maxResponseBytes
         let (http, bytes) = try await streaming.start(urlRequest, uploading: upload, limit: limit)
         // A HEAD answer, a 204 or a 304 declares a length it has no body for.
         let bodiless = request.method == .head || http.statusCode == 204 || http.statusCode == 304
         let length = http.expectedContentLength >= 0 && !bodiless ? HTTPBody.Length.known(http.expectedContentLength) : .unknown
         return (Self.head(http), HTTPBody(bytes, length: length, iterationBehavior: .single))
     }
-
-    /// The most bytes of a streamed body waiting for its reader (beside the delegate queue's 1 MiB).
-    static let streamBodyBudget = 4 << 20
 
     /// Request bodies up to this size are sent from memory; larger ones, and those of unknown
     /// length, from a file: a file upload's own file (``HTTPTask/uploadFile(_:contentType:)``),

@@ -30,19 +30,20 @@ struct ByteStreamTests {
         }
     }
 
-    @Test("a reader that pauses holds the server back: a few MiB in flight, not the body", arguments: TransportKind.allCases)
-    func pausedReaderHoldsTheServerBack(_ kind: TransportKind) async throws {
+    /// AsyncHTTPClient only: the URLSession transport on Linux cannot hold libcurl back without
+    /// stalling every other URLSession call in the process (see URLSessionClientTransport.send).
+    @Test("a reader that pauses holds the server back on the AsyncHTTPClient transport: a few MiB in flight, not the body")
+    func pausedReaderHoldsTheServerBack() async throws {
         try await withSandbox { sandbox in
             let routes = TransferRoutes(sandbox: sandbox)
-            let client = NetworkClient(transport: kind.make())
+            let client = NetworkClient(transport: TransportKind.asyncHTTPClient.make())
             let key = transferKey("paused")
             var iterator = client.bytes(routes.file("p.bin", ["size": 1 << 30, "key": key])).makeAsyncIterator()
             var read = 0
             while read < 1 << 20, let chunk = try await iterator.next() { read += chunk.count }
             // The reader pauses: what the server got out is what every buffer on the way holds —
             // the kernel's (a loopback receive buffer grows to 32 MiB here), the server's and the
-            // transport's own — which must not grow with the body. (Before URLSession streams had
-            // a session of their own with a budget, it read on: about 1 GiB left the server here.)
+            // transport's own — which must not grow with the body.
             try await Task.sleep(for: .milliseconds(1500))
             let written = try await routes.stats(key).bytesWritten
             #expect(written < 96 << 20, "\(written >> 20) MiB left the server while the reader paused after \(read >> 20) MiB")
