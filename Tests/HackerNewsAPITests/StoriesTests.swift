@@ -54,7 +54,9 @@ struct StoriesTests {
     @Test("cancelling the consumer closes the connections of the fetches in flight")
     func cancellingClosesConnections() async throws {
         try await withHackerNews(maxStories: 100, maxConcurrent: 8) { sandbox, hackerNews in
-            try await setLatency(5_000, on: sandbox)
+            // Items wait 30 s, far beyond the 10 s allowed for the disconnects below: a fetch that
+            // was not cancelled cannot finish (and be mistaken for a cancelled one) in that time.
+            try await setLatency(30_000, on: sandbox)
             let consumer = Task {
                 var received = 0
                 for try await _ in hackerNews.stories(list: .top) { received += 1 }
@@ -62,7 +64,7 @@ struct StoriesTests {
             }
             await eventually("8 item calls in flight") { try await stats(of: sandbox).inFlight == 8 }
             consumer.cancel()
-            await eventually(timeout: .seconds(3), "the server saw the clients leave") {
+            await eventually(timeout: .seconds(10), "the server saw the clients leave") {
                 let now = try await stats(of: sandbox)
                 return now.inFlight == 0 && now.disconnects == 8
             }
