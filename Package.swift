@@ -99,11 +99,24 @@ let package = Package(
             ],
             swiftSettings: library
         ),
+        // TLSSettings in swift-nio-ssl's terms, for the SwiftNIO clients (AsyncHTTPClient, swift-websocket).
+        .target(
+            name: "CourierTLS",
+            dependencies: [
+                "CourierTransportCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // Certificate pins (SHA-256 of a key); in AsyncHTTPClient's graph already.
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: library
+        ),
         // Courier's thin transport over AsyncHTTPClient (the default on Linux).
         .target(
             name: "CourierAsyncHTTPClient",
             dependencies: [
                 "CourierTransportCore",
+                "CourierTLS",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -112,9 +125,6 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                // Certificate pins (SHA-256 of a key); in AsyncHTTPClient's graph already.
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: library
         ),
@@ -142,6 +152,8 @@ let package = Package(
             dependencies: [
                 "Courier",
                 .product(name: "WSClient", package: "swift-websocket", condition: .when(traits: ["WebSocket"])),
+                .target(name: "CourierTLS", condition: .when(traits: ["WebSocket"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["WebSocket"])),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["WebSocket"])),

@@ -1,4 +1,5 @@
 public import AsyncHTTPClient
+import CourierTLS
 public import CourierTransportCore
 public import Foundation
 public import HTTPTypes

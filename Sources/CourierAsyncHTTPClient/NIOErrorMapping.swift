@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CourierTLS
 package import Foundation
 import NIOCore
 import NIOHTTP1

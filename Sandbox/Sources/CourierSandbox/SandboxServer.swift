@@ -51,7 +51,8 @@ public struct SandboxServer: Sendable {
         /// options.extraHostNames = ["devbox.local"]   // http://devbox.local:PORT works
         /// ```
         public var extraHostNames: [String] = []
-        /// HTTPS instead of plain HTTP (for tests of TLS and HTTP/2; no WebSocket routes then).
+        /// HTTPS instead of plain HTTP (for tests of TLS and HTTP/2; the WebSocket routes only
+        /// without HTTP/2, as `wss://`).
         public var tls: TLS?
 
         /// Defaults: loopback, ephemeral port, temporary data, quiet.
@@ -209,13 +210,14 @@ public struct SandboxServer: Sendable {
         // Upgrades too: the page's script could open a WebSocket. A declined upgrade is answered 400.
         webSocketRouter.add(middleware: HostCheckMiddleware(names: sandbox.hostNames))
         TickerRoutes(hub: sandbox.ticker).registerWebSocket(on: webSocketRouter)
+        let http1: HTTPServerBuilder = .http1WebSocketUpgrade(
+            webSocketRouter: webSocketRouter, configuration: .init(ws: .init(maxFrameSize: 16 << 20, autoPing: .disabled)))
         let server: HTTPServerBuilder
         if let tls = options.tls {
             let configuration = try tls.configuration()
-            server = tls.http2 ? try .http2Upgrade(tlsConfiguration: configuration) : try .tls(.http1(), tlsConfiguration: configuration)
+            server = tls.http2 ? try .http2Upgrade(tlsConfiguration: configuration) : try .tls(http1, tlsConfiguration: configuration)
         } else {
-            server = .http1WebSocketUpgrade(
-                webSocketRouter: webSocketRouter, configuration: .init(ws: .init(maxFrameSize: 16 << 20, autoPing: .disabled)))
+            server = http1
         }
         return Application(
             router: router,

@@ -25,6 +25,11 @@ public enum WebSocketFailure: Sendable, Equatable {
     case messageTooLarge(limit: Int)
     /// A message was sent on a connection that is closed or closing.
     case notConnected
+    /// A `wss://` connection cannot be made as configured, so it was not dialled (fail closed):
+    /// certificate pins (swift-websocket has no place to check them before the opening
+    /// handshake's headers are sent), a certificate that is not valid PEM, or an IP address as
+    /// the host (swift-websocket sends the host as the TLS server name, which cannot be an address).
+    case tlsUnavailable(String)
 }
 
 extension WebSocketFailure: CustomStringConvertible {
@@ -37,6 +42,7 @@ extension WebSocketFailure: CustomStringConvertible {
         case .protocolViolation(let code): "protocol violation (closed \(code))"
         case .messageTooLarge(let limit): "message larger than \(limit) bytes"
         case .notConnected: "not connected"
+        case .tlsUnavailable(let reason): "TLS unavailable: \(reason)"
         }
     }
 }

@@ -3,7 +3,9 @@ public import Courier
 import Foundation
 import HTTPTypes
 public import Logging
+import CourierTLS
 import NIOCore
+import NIOSSL
 import Synchronization
 import WSClient
 
@@ -40,6 +42,7 @@ public struct WebSocketClient: Sendable {
             configuration.url.host != nil
         else { throw .invalidURL }
         try configuration.checkTransportSecurity()
+        let tlsConfiguration = try configuration.nioSSLConfiguration()
         let configuration = self.configuration
         let logger = self.logger
         let opening = WebSocketOpening()
@@ -52,6 +55,7 @@ public struct WebSocketClient: Sendable {
                     try await WSClient.WebSocketClient.connect(
                         url: configuration.url.absoluteString,
                         configuration: configuration.wsClientConfiguration(closeWatch: closeWatch),
+                        tlsConfiguration: tlsConfiguration,
                         logger: logger
                     ) { inbound, outbound, _ in
                         let connection = WebSocketConnection(
@@ -96,6 +100,28 @@ public struct WebSocketClient: Sendable {
 }
 
 extension WebSocketConfiguration {
+    /// swift-nio-ssl's configuration for ``tls`` on a `wss://` URL (nil: swift-websocket's
+    /// default, the system's roots); pins, unusable settings and an IP address as the host are
+    /// refused before dialling.
+    func nioSSLConfiguration() throws(NetworkError) -> TLSConfiguration? {
+        guard ["wss", "https"].contains(url.scheme?.lowercased()) else { return nil }
+        if let host = url.host, host.contains(":") || host.allSatisfy({ $0.isNumber || $0 == "." }) {
+            throw .webSocketError(
+                .tlsUnavailable(
+                    "'\(host)' is an IP address: swift-websocket sends the host as the TLS server name, which cannot be an address; use a host name"))
+        }
+        guard !tls.isDefault else { return nil }
+        guard tls.pins.isEmpty else {
+            throw .webSocketError(
+                .tlsUnavailable("certificate pins cannot be checked on a WebSocket before its opening handshake is sent"))
+        }
+        do {
+            return try TLSSetup.configuration(tls)
+        } catch {
+            throw .webSocketError(.tlsUnavailable(error.description))
+        }
+    }
+
     /// The same settings in WSClient's terms.
     func wsClientConfiguration(closeWatch: OutgoingCloseWatch) -> WebSocketClientConfiguration {
         var fields = headers

@@ -43,10 +43,15 @@ public struct WebSocketConfiguration: Sendable {
     /// anything else must use `wss://`, or ``WebSocketClient/connect()`` throws
     /// `NetworkError.insecureURL(host:)` before dialling — as `NetworkClient` does for `http://`.
     public var insecureHostsAllowed: Set<String>
+    /// Trust roots, a client certificate and a minimum TLS version for `wss://`, as on
+    /// `HTTPClientTransport.Settings.tls`. Certificate pins are refused: swift-websocket offers no
+    /// place to check the server's key before the opening handshake (and its headers) is sent, so a
+    /// `wss://` connection with pins fails closed with `WebSocketFailure/tlsUnavailable(_:)`.
+    public var tls: TLSSettings
 
     /// A configuration for `url` with the defaults: 16 MiB messages, 10 s handshake,
     /// no heartbeat, 5 s close handshake, UTF-8 validated, 64 messages or 16 MiB queued for the
-    /// reader, plain `ws://` to loopback only.
+    /// reader, plain `ws://` to loopback only, the system's trust roots.
     public init(
         url: URL,
         headers: HTTPFields = [:],
@@ -58,7 +63,8 @@ public struct WebSocketConfiguration: Sendable {
         validatesUTF8: Bool = true,
         receiveBufferLimit: Int = 64,
         receiveBufferBytes: Int = 16 << 20,
-        insecureHostsAllowed: Set<String> = NetworkClient.loopbackHosts
+        insecureHostsAllowed: Set<String> = NetworkClient.loopbackHosts,
+        tls: TLSSettings = TLSSettings()
     ) {
         self.url = url
         self.headers = headers
@@ -71,6 +77,7 @@ public struct WebSocketConfiguration: Sendable {
         self.receiveBufferLimit = max(1, receiveBufferLimit)
         self.receiveBufferBytes = max(1, receiveBufferBytes)
         self.insecureHostsAllowed = insecureHostsAllowed
+        self.tls = tls
     }
 
     /// Throws `insecureURL(host:)` when ``url`` is plain `ws://` (or `http://`) to a host that

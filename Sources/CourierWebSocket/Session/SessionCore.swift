@@ -115,11 +115,11 @@ final class SessionCore: Sendable {
         }
     }
 
-    /// A URL refused before dialling (malformed, or plain `ws://` to a host not allowed) is
-    /// refused again on every attempt: there is no point re-dialling it.
+    /// A URL or TLS settings refused before dialling (malformed, plain `ws://` to a host not
+    /// allowed, pins on `wss://`) are refused again on every attempt: there is no point re-dialling.
     private static func refusedBeforeDialling(_ failure: NetworkError) -> Bool {
         switch failure {
-        case .invalidURL, .insecureURL: true
+        case .invalidURL, .insecureURL, .webSocketError(.tlsUnavailable): true
         default: false
         }
     }

@@ -1,17 +1,18 @@
-import AsyncHTTPClient
-import CourierTransportCore
+package import CourierTransportCore
 import Crypto
-import Foundation
-import NIOCore
-import NIOSSL
+package import Foundation
+package import NIOCore
+package import NIOSSL
 
-/// ``TLSSettings`` on AsyncHTTPClient: swift-nio-ssl's client configuration for roots, a client
-/// certificate and the minimum version, and a pin check run by AsyncHTTPClient's connection
-/// initializers — after the TLS handshake (the chain already trusted) and before any request is
-/// written on the connection, as curl checks `--pinnedpubkey`; failing there fails the connection.
-enum TLSSetup {
+/// ``TLSSettings`` in swift-nio-ssl's terms, for every SwiftNIO client Courier runs
+/// (AsyncHTTPClient's transport, swift-websocket's client): the client configuration for roots, a
+/// client certificate and the minimum version, and a pin check for a channel whose handshake is
+/// done — AsyncHTTPClient runs it in its connection initializers, after the handshake (the chain
+/// already trusted) and before any request is written, as curl checks `--pinnedpubkey`; failing
+/// there fails the connection.
+package enum TLSSetup {
     /// swift-nio-ssl's client configuration for `settings`.
-    static func configuration(_ settings: TLSSettings) throws(TLSSettingsError) -> TLSConfiguration {
+    package static func configuration(_ settings: TLSSettings) throws(TLSSettingsError) -> TLSConfiguration {
         var configuration = TLSConfiguration.makeClientConfiguration()
         switch settings.roots {
         case .system: break
@@ -35,7 +36,7 @@ enum TLSSetup {
     }
 
     /// A configuration that trusts nothing: what invalid settings become (fail closed).
-    static var trustingNothing: TLSConfiguration {
+    package static var trustingNothing: TLSConfiguration {
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.trustRoots = .certificates([])
         return configuration
@@ -48,7 +49,7 @@ enum TLSSetup {
 
     /// The connection initializer that checks the peer's key against `digests` (SHA-256 of the
     /// leaf's SubjectPublicKeyInfo); a connection without TLS has nothing to check.
-    static func pinCheck(_ digests: Set<Data>) -> @Sendable (any Channel) -> EventLoopFuture<Void> {
+    package static func pinCheck(_ digests: Set<Data>) -> @Sendable (any Channel) -> EventLoopFuture<Void> {
         { channel in
             channel.pipeline.handler(type: NIOSSLHandler.self).map { Optional($0) }.recover { _ in nil }.flatMapThrowing { handler in
                 guard let handler else { return }
@@ -62,6 +63,6 @@ enum TLSSetup {
 }
 
 /// The server's key is none of the pinned ones.
-struct CertificatePinMismatch: Error, CustomStringConvertible {
-    var description: String { "the server's public key matches none of the pinned keys" }
+package struct CertificatePinMismatch: Error, CustomStringConvertible {
+    package var description: String { "the server's public key matches none of the pinned keys" }
 }
