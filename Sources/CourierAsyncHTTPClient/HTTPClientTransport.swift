@@ -52,6 +52,13 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
         public var tls = TLSSettings()
         /// HTTP/2 when the server offers it by ALPN (the default), or HTTP/1.1 only.
         public var http2 = true
+        /// Host names dialled at these addresses instead of what the resolver answers (curl's
+        /// `--resolve`): `["api.example.com": "10.0.0.7"]`. The URL keeps the name, so the `Host`
+        /// field, the TLS server name and the certificate check use the name (swift-nio-ssl also
+        /// accepts a certificate that names the dialled address as an IP SAN). AsyncHTTPClient
+        /// maps names, not name and port: an entry applies to every port of its host. Through a
+        /// proxy, the proxy is asked for the address (`CONNECT 10.0.0.7:443`).
+        public var resolve: [String: String] = [:]
 
         /// The defaults above.
         public init() {}
@@ -121,6 +128,7 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
         configuration.redirectConfiguration = .disallow
         configuration.decompression = .enabled(limit: .ratio(settings.maxDecompressionRatio))
         configuration.httpVersion = settings.http2 ? .automatic : .http1Only
+        configuration.dnsOverride = Dictionary(settings.resolve.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
         if !settings.tls.isDefault {
             configuration.tlsConfiguration = (try? TLSSetup.configuration(settings.tls)) ?? TLSSetup.trustingNothing
             if !settings.tls.pins.isEmpty {

@@ -19,13 +19,19 @@ package enum TLSSetup {
         case .systemAnd(let pem): configuration.additionalTrustRoots = [.certificates(try certificates(pem, "the trust roots"))]
         case .only(let pem): configuration.trustRoots = .certificates(try certificates(pem, "the trust roots"))
         }
-        if let client = settings.clientCertificate {
-            configuration.certificateChain = try certificates(client.certificateChainPEM, "the client certificate").map { .certificate($0) }
+        switch settings.clientCertificate?.material {
+        case .pem(let chain, let key):
+            configuration.certificateChain = try certificates(chain, "the client certificate").map { .certificate($0) }
             do {
-                configuration.privateKey = .privateKey(try NIOSSLPrivateKey(bytes: Array(client.privateKeyPEM.utf8), format: .pem))
+                configuration.privateKey = .privateKey(try NIOSSLPrivateKey(bytes: Array(key.utf8), format: .pem))
             } catch {
                 throw .invalidPEM("the client certificate's key")
             }
+        case .pkcs12(let bundle, let passphrase):
+            guard let opened = try? NIOSSLPKCS12Bundle(buffer: Array(bundle), passphrase: Array(passphrase.utf8)) else { throw .invalidPKCS12 }
+            configuration.certificateChain = opened.certificateChain.map { .certificate($0) }
+            configuration.privateKey = .privateKey(opened.privateKey)
+        case nil: break
         }
         switch settings.minimumVersion {
         case .tls13: configuration.minimumTLSVersion = .tlsv13

@@ -26,18 +26,44 @@ public struct TLSSettings: Sendable, Equatable {
         case only(pem: String)
     }
 
-    /// A client certificate and its key, presented when the server asks (mutual TLS).
-    public struct ClientCertificate: Sendable, Equatable {
-        /// The certificate chain, PEM (leaf first).
-        public var certificateChainPEM: String
-        /// The private key, PEM (unencrypted).
-        public var privateKeyPEM: String
-
-        /// A client certificate.
-        public init(certificateChainPEM: String, privateKeyPEM: String) {
-            self.certificateChainPEM = certificateChainPEM
-            self.privateKeyPEM = privateKeyPEM
+    /// A client certificate and its key, presented when the server asks (mutual TLS): PEM, or a
+    /// PKCS#12 bundle (`.p12`/`.pfx`, read by swift-nio-ssl's BoringSSL). Its descriptions and
+    /// mirror never show the key or the passphrase.
+    public struct ClientCertificate: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+        /// Where the certificate and its key come from.
+        public enum Material: Sendable, Equatable {
+            /// The certificate chain (leaf first) and the unencrypted private key, PEM.
+            case pem(certificateChain: String, privateKey: String)
+            /// A PKCS#12 bundle holding the chain and the key, and its passphrase.
+            case pkcs12(Data, passphrase: String)
         }
+
+        /// The certificate and its key.
+        public var material: Material
+
+        /// A client certificate from PEM: the chain (leaf first) and the unencrypted key.
+        public init(certificateChainPEM: String, privateKeyPEM: String) {
+            material = .pem(certificateChain: certificateChainPEM, privateKey: privateKeyPEM)
+        }
+
+        /// A client certificate from a PKCS#12 bundle and its passphrase (empty for none).
+        public init(pkcs12: Data, passphrase: String = "") {
+            material = .pkcs12(pkcs12, passphrase: passphrase)
+        }
+
+        /// `client certificate (PEM)` or `client certificate (PKCS#12, 2345 bytes)`: never the key.
+        public var description: String {
+            switch material {
+            case .pem: "client certificate (PEM)"
+            case .pkcs12(let bundle, _): "client certificate (PKCS#12, \(bundle.count) bytes)"
+            }
+        }
+
+        /// The same as ``description``.
+        public var debugDescription: String { description }
+
+        /// No children: `dump` shows the description only.
+        public var customMirror: Mirror { Mirror(self, children: [:], displayStyle: .struct) }
     }
 
     /// The lowest TLS version accepted.
@@ -90,6 +116,8 @@ public enum TLSSettingsError: Error, Sendable, Equatable, CustomStringConvertibl
     case invalidPin(String)
     /// A certificate or key that is not valid PEM.
     case invalidPEM(String)
+    /// A PKCS#12 bundle that cannot be read: not PKCS#12, or the wrong passphrase.
+    case invalidPKCS12
     /// The transport cannot honour these settings on this platform (the URLSession transport on Linux).
     case unsupported(String)
 
@@ -97,6 +125,7 @@ public enum TLSSettingsError: Error, Sendable, Equatable, CustomStringConvertibl
         switch self {
         case .invalidPin(let pin): "'\(pin)' is not a pin of the form sha256//BASE64 (the SHA-256 of a public key)"
         case .invalidPEM(let what): "\(what) is not valid PEM"
+        case .invalidPKCS12: "the client certificate is not a PKCS#12 bundle this passphrase opens"
         case .unsupported(let reason): reason
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Certificates the tests make with `openssl` (once per process, in a temporary directory): a
-/// test CA, a server certificate for 127.0.0.1 and localhost signed by it, a second CA nobody
+/// test CA, a server certificate for 127.0.0.1, localhost and `api.courier.test` signed by it, a second CA nobody
 /// trusts, a client CA and a client certificate — PEM text, and the server key's SPKI pin.
 public struct TestCertificates: Sendable {
     public var caPEM: String
@@ -13,11 +13,18 @@ public struct TestCertificates: Sendable {
     public var clientCAPEM: String
     public var clientCertificatePEM: String
     public var clientKeyPEM: String
+    /// The same client certificate and key as a PKCS#12 bundle (OpenSSL 3's default encryption),
+    /// opened by ``clientPKCS12Passphrase``.
+    public var clientPKCS12: Data
+    public static let clientPKCS12Passphrase = "courier p12 passphrase"
     /// A client certificate from the CA nobody trusts.
     public var rogueCertificatePEM: String
     public var rogueKeyPEM: String
 
     public static let shared = Task { try await make() }
+    /// A name on the server certificate that no resolver knows (`.test` is reserved): reachable
+    /// only through `--resolve` / `HTTPClientTransport.Settings.resolve`.
+    public static let resolvableName = "api.courier.test"
 
     private static func make() async throws -> TestCertificates {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("courier-certs-\(UUID().uuidString)")
@@ -25,7 +32,7 @@ public struct TestCertificates: Sendable {
         defer { try? FileManager.default.removeItem(at: folder) }
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
         let extensions = path("server.ext")
-        try "subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n".write(
+        try "subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:\(resolvableName)\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n".write(
             toFile: extensions, atomically: true, encoding: .utf8)
         let clientExtensions = path("client.ext")
         try "basicConstraints=CA:FALSE\nextendedKeyUsage=clientAuth\n".write(toFile: clientExtensions, atomically: true, encoding: .utf8)
@@ -68,6 +75,10 @@ public struct TestCertificates: Sendable {
                 "x509", "-req", "-in", path("rogue.csr"), "-CA", path("other.pem"), "-CAkey", path("other.key"), "-CAcreateserial", "-out",
                 path("rogue.pem"), "-days", "2", "-extfile", clientExtensions,
             ],
+            [
+                "pkcs12", "-export", "-in", path("client.pem"), "-inkey", path("client.key"), "-out", path("client.p12"),
+                "-passout", "pass:\(clientPKCS12Passphrase)",
+            ],
             ["pkey", "-in", path("server.key"), "-pubout", "-outform", "DER", "-out", path("server.spki")],
             ["dgst", "-sha256", "-binary", "-out", path("server.pin"), path("server.spki")],
         ]
@@ -81,6 +92,7 @@ public struct TestCertificates: Sendable {
             caPEM: try text("ca.pem"), serverChainPEM: try text("server.pem"), serverKeyPEM: try text("server.key"),
             serverPin: "sha256//" + digest.base64EncodedString(), otherCAPEM: try text("other.pem"),
             clientCAPEM: try text("clientca.pem"), clientCertificatePEM: try text("client.pem"), clientKeyPEM: try text("client.key"),
+            clientPKCS12: try Data(contentsOf: URL(fileURLWithPath: path("client.p12"))),
             rogueCertificatePEM: try text("rogue.pem"), rogueKeyPEM: try text("rogue.key"))
     }
 

@@ -22,6 +22,7 @@ struct TLSTransportTests {
         _ body: (RunningSandbox) async throws -> Void
     ) async throws {
         var options = SandboxServer.Options()
+        options.extraHostNames = [TestCertificates.resolvableName]
         options.tls = SandboxServer.TLS(
             certificateChainPEM: certificates.serverChainPEM, privateKeyPEM: certificates.serverKeyPEM, clientCertificateRootsPEM: clientRoots,
             http2: http2, maximumTLS12: maximumTLS12)
@@ -103,6 +104,55 @@ struct TLSTransportTests {
             try await refusedTransport.shutdown()
             try await transport.shutdown()
             try await withoutTransport.shutdown()
+        }
+    }
+
+    @Test("a PKCS#12 client certificate is presented as the PEM one is; a wrong passphrase or not PKCS#12 is refused when the transport is made")
+    func pkcs12() async throws {
+        let certificates = try await TestCertificates.shared.value
+        try await Self.sandbox(certificates, clientRoots: certificates.clientCAPEM, maximumTLS12: true) { sandbox in
+            let identity = TLSSettings.ClientCertificate(pkcs12: certificates.clientPKCS12, passphrase: TestCertificates.clientPKCS12Passphrase)
+            let (client, transport) = try Self.client(TLSSettings(roots: .only(pem: certificates.caPEM), clientCertificate: identity))
+            #expect(try await Self.call(client, sandbox).isEmpty)
+            try await transport.shutdown()
+            #expect(throws: TLSSettingsError.invalidPKCS12) {
+                try Self.client(TLSSettings(clientCertificate: .init(pkcs12: certificates.clientPKCS12, passphrase: "wrong")))
+            }
+            #expect(throws: TLSSettingsError.invalidPKCS12) {
+                try Self.client(TLSSettings(clientCertificate: .init(pkcs12: Data(certificates.clientCertificatePEM.utf8))))
+            }
+        }
+        // Descriptions and dumps never show the key or the passphrase.
+        let pem = TLSSettings(
+            clientCertificate: .init(certificateChainPEM: certificates.clientCertificatePEM, privateKeyPEM: certificates.clientKeyPEM))
+        let p12 = TLSSettings(clientCertificate: .init(pkcs12: certificates.clientPKCS12, passphrase: TestCertificates.clientPKCS12Passphrase))
+        for settings in [pem, p12] {
+            var dumped = ""
+            dump(settings, to: &dumped)
+            for shown in [String(describing: settings), String(reflecting: settings), dumped] {
+                #expect(!shown.contains("PRIVATE KEY") && !shown.contains(TestCertificates.clientPKCS12Passphrase), "\(shown)")
+                #expect(shown.contains("client certificate ("), "\(shown)")
+            }
+        }
+    }
+
+    @Test("resolve: a name no resolver knows is dialled at the given address, the name kept for Host, SNI and the certificate")
+    func resolve() async throws {
+        let certificates = try await TestCertificates.shared.value
+        try await Self.sandbox(certificates) { sandbox in
+            let name = TestCertificates.resolvableName
+            let endpoint = TestEndpoint(baseURL: URL(string: "https://\(name):\(sandbox.port)")!, path: "/cookies")
+            var settings = HTTPClientTransport.Settings()
+            settings.tls = TLSSettings(roots: .only(pem: certificates.caPEM))
+            let unresolved = try HTTPClientTransport(validating: settings)
+            await #expect(throws: NetworkError.networkError(URLError(.cannotFindHost))) {
+                try await NetworkClient(transport: unresolved).response(endpoint)
+            }
+            settings.resolve = [name.uppercased(): "127.0.0.1"]
+            let resolved = try HTTPClientTransport(validating: settings)
+            let response = try await NetworkClient(transport: resolved).response(endpoint)
+            #expect(response.statusCode == 200, "the sandbox answered to Host: \(name)")
+            for transport in [unresolved, resolved] { try await transport.shutdown() }
         }
     }
 
