@@ -45,6 +45,14 @@ enum SecretSource {
 
     /// The whole text of the file at `path` (at most ``maxFileBytes``, UTF-8), as for ``read(_:option:)``.
     static func readText(_ path: String, option: String) throws -> String {
+        let bytes = try readBytes(path, option: option)
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw ValidationError("\(option) \(path): not UTF-8 text") }
+        return text
+    }
+
+    /// Every byte of the file at `path` (at most ``maxFileBytes``; binary allowed, as a PKCS#12
+    /// bundle), with the same warning when other users can read it.
+    static func readBytes(_ path: String, option: String) throws -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw ValidationError("\(option) \(path): \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
@@ -54,9 +62,7 @@ enum SecretSource {
             let mode = String(status.st_mode & 0o777, radix: 8)
             Terminal.error("warning: \(option) \(path) can be read by other users (mode \(mode)); chmod 600 it")
         }
-        let bytes = try readAll(descriptor, path: path, option: option)
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw ValidationError("\(option) \(path): not UTF-8 text") }
-        return text
+        return try readAll(descriptor, path: path, option: option)
     }
 
     /// Every byte up to ``maxFileBytes`` + 1 (a pipe, as from `<(pass show key)`, arrives in pieces).

@@ -27,8 +27,21 @@ struct TransportOptions: ParsableArguments {
     @Option(name: .long, help: "A file holding the proxy password (one line).") var proxyPasswordFile: String?
     @Option(name: .long, help: "Trust only the certificate authorities in this PEM file (as curl --cacert).") var cacert: String?
     @Option(name: .long, help: "The server's public key must match: sha256//BASE64[;sha256//…] (as curl --pinnedpubkey).") var pinnedpubkey: String?
-    @Option(name: .long, help: "A client certificate, PEM (with --key).") var cert: String?
+    @Option(name: .long, help: "A client certificate: PEM (with --key), or PKCS#12 with --cert-type P12.") var cert: String?
     @Option(name: .long, help: "The client certificate's private key, PEM (unencrypted; keep it 0600).") var key: String?
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The --cert file's type: PEM (default) or P12 (PKCS#12, the key inside), as curl's --cert-type.",
+            discussion: "A PKCS#12 passphrase comes from --cert-password-file, else COURIER_CERT_PASSWORD, else none."))
+    var certType: String = "PEM"
+    @Option(name: .long, help: "A file holding the PKCS#12 passphrase (one line).") var certPasswordFile: String?
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "HOST:PORT:ADDRESS — dial ADDRESS for HOST, keeping the name for Host, TLS and the certificate (as curl's --resolve).",
+            discussion: "Repeatable. AsyncHTTPClient maps names, not name and port: the address serves every port of HOST."))
+    var resolve: [String] = []
     @Flag(name: .customLong("http1.1"), help: "HTTP/1.1 only.") var http11 = false
     @Flag(name: .customLong("http2"), help: "HTTP/2 when the server offers it (the default over https).") var http2 = false
 
@@ -36,8 +49,8 @@ struct TransportOptions: ParsableArguments {
     func make(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> any ClientTransport {
         guard transport == "ahc" || transport == "urlsession" else { throw ValidationError("--transport must be ahc or urlsession") }
         if http11 && http2 { throw ValidationError("use either --http1.1 or --http2") }
-        if (cert == nil) != (key == nil) { throw ValidationError("--cert and --key go together") }
-        let tls = try tlsSettings()
+        let tls = try tlsSettings(environment: environment)
+        let addresses = try resolvedAddresses()
         if transport == "urlsession" {
             // FoundationNetworking ignores a session's proxy settings (libcurl reads the proxy
             // variables itself) and has no trust, client-certificate or version setting. An
@@ -47,9 +60,9 @@ struct TransportOptions: ParsableArguments {
                     "--proxy, --noproxy and --proxy-password-file need --transport ahc: URLSession on Linux ignores proxy settings (libcurl reads the proxy variables itself)"
                 )
             }
-            if !tls.isDefault || http11 {
+            if !tls.isDefault || http11 || !addresses.isEmpty {
                 throw ValidationError(
-                    "--cacert, --pinnedpubkey, --cert/--key and --http1.1 need --transport ahc: URLSession on Linux cannot apply them")
+                    "--cacert, --pinnedpubkey, --cert/--key, --resolve and --http1.1 need --transport ahc: URLSession on Linux cannot apply them")
             }
             return URLSessionClientTransport.shared
         }
@@ -57,11 +70,12 @@ struct TransportOptions: ParsableArguments {
         if let noproxy, rules != nil {
             rules?.noProxy += noproxy.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
-        if rules?.isEmpty ?? true, tls.isDefault, !http11 { return HTTPClientTransport.shared }
+        if rules?.isEmpty ?? true, tls.isDefault, !http11, addresses.isEmpty { return HTTPClientTransport.shared }
         var settings = HTTPClientTransport.Settings()
         settings.proxy = rules?.isEmpty == false ? rules : nil
         settings.tls = tls
         settings.http2 = !http11
+        settings.resolve = addresses
         do {
             return try HTTPClientTransport(validating: settings)
         } catch {
@@ -69,16 +83,52 @@ struct TransportOptions: ParsableArguments {
         }
     }
 
-    /// `--cacert`, `--pinnedpubkey`, `--cert`/`--key` as ``TLSSettings`` (files read whole, at most 1 MiB).
-    func tlsSettings() throws -> TLSSettings {
+    /// `--cacert`, `--pinnedpubkey`, `--cert`/`--key`/`--cert-type` as ``TLSSettings`` (files read
+    /// whole, at most 1 MiB).
+    func tlsSettings(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> TLSSettings {
         var tls = TLSSettings()
         if let cacert { tls.roots = .only(pem: try Self.pem(cacert, option: "--cacert")) }
         if let pinnedpubkey { tls.pins = pinnedpubkey.split(separator: ";").map(String.init) }
-        if let cert, let key {
+        switch certType.uppercased() {
+        case "PEM":
+            if (cert == nil) != (key == nil) { throw ValidationError("--cert and --key go together (or --cert-type P12)") }
+            if certPasswordFile != nil { throw ValidationError("--cert-password-file is for --cert-type P12") }
+            if let cert, let key {
+                tls.clientCertificate = TLSSettings.ClientCertificate(
+                    certificateChainPEM: try Self.pem(cert, option: "--cert"), privateKeyPEM: try SecretSource.readText(key, option: "--key"))
+            }
+        case "P12":
+            guard let cert, key == nil else { throw ValidationError("--cert-type P12 takes the certificate and its key from --cert alone") }
+            let passphrase = try SecretSource.resolve(
+                flag: nil, flagName: "--cert", file: certPasswordFile, fileName: "--cert-password-file",
+                environment: ["COURIER_CERT_PASSWORD"], from: environment)
             tls.clientCertificate = TLSSettings.ClientCertificate(
-                certificateChainPEM: try Self.pem(cert, option: "--cert"), privateKeyPEM: try SecretSource.readText(key, option: "--key"))
+                pkcs12: Data(try SecretSource.readBytes(cert, option: "--cert")), passphrase: passphrase ?? "")
+        default:
+            throw ValidationError("--cert-type must be PEM or P12")
         }
         return tls
+    }
+
+    /// `--resolve HOST:PORT:ADDRESS` entries as names → addresses (an IPv6 address with or
+    /// without brackets); the last entry for a name wins.
+    func resolvedAddresses() throws -> [String: String] {
+        var addresses: [String: String] = [:]
+        for entry in resolve {
+            let parts = entry.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 3, !parts[0].isEmpty, let port = Int(parts[1]), (1...65_535).contains(port) else {
+                throw ValidationError("--resolve \(entry): expected HOST:PORT:ADDRESS")
+            }
+            var address = parts[2]
+            if address.hasPrefix("["), address.hasSuffix("]") { address = String(address.dropFirst().dropLast()) }
+            var v4 = in_addr()
+            var v6 = in6_addr()
+            guard inet_pton(AF_INET, address, &v4) == 1 || inet_pton(AF_INET6, address, &v6) == 1 else {
+                throw ValidationError("--resolve \(entry): '\(parts[2])' is not an IP address")
+            }
+            addresses[parts[0].lowercased()] = address
+        }
+        return addresses
     }
 
     private static func pem(_ path: String, option: String) throws -> String {

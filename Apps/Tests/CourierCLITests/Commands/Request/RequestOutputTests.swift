@@ -10,13 +10,16 @@ import Testing
 @Suite("courier request: output that is not a terminal is not escaped")
 struct RequestOutputTests {
     /// Runs the built `courier` with `arguments`; its status, stdout bytes and stderr text.
-    static func courier(_ arguments: [String]) async throws -> (status: ChildProcess.Termination, output: Data, errors: String) {
+    static func courier(
+        _ arguments: [String], environment: [String: String]? = nil
+    ) async throws -> (status: ChildProcess.Termination, output: Data, errors: String) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-output-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out")
         let errors = directory.appendingPathComponent("err")
-        let status = try await ChildProcess.run(try ChildProcess.courierBinary(), arguments, stdout: .file(output), stderr: .file(errors))
+        let status = try await ChildProcess.run(
+            try ChildProcess.courierBinary(), arguments, environment: environment, stdout: .file(output), stderr: .file(errors))
         return (status, try Data(contentsOf: output), String(decoding: try Data(contentsOf: errors), as: UTF8.self))
     }
 

@@ -4,12 +4,13 @@ import IntegrationTestSupport
 import Testing
 
 /// `courier request` over HTTPS in curl's words: `--cacert`, `--pinnedpubkey`, `--cert`/`--key`,
-/// `--http1.1` — the built binary against the sandbox serving HTTPS with test certificates.
+/// `--cert-type P12`, `--resolve`, `--http1.1` — the built binary against the sandbox serving HTTPS with test certificates.
 @Suite("courier request: TLS options")
 struct TLSBinaryTests {
     static func withTLSSandbox(clientRoots: String? = nil, _ body: (String, TestCertificates, URL) async throws -> Void) async throws {
         let certificates = try await TestCertificates.shared.value
         var options = SandboxServer.Options()
+        options.extraHostNames = [TestCertificates.resolvableName]
         options.tls = SandboxServer.TLS(
             certificateChainPEM: certificates.serverChainPEM, privateKeyPEM: certificates.serverKeyPEM, clientCertificateRootsPEM: clientRoots)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-tls-\(UUID().uuidString)")
@@ -53,6 +54,71 @@ struct TLSBinaryTests {
             #expect(with.status == .exited(0), "\(with.errors)")
             let without = try await RequestOutputTests.courier(["request", base + "/cookies", "--cacert", ca])
             #expect(without.status == .exited(10), "\(without.errors)")
+        }
+    }
+
+    @Test(
+        "--cert-type P12: a PKCS#12 bundle, its passphrase from COURIER_CERT_PASSWORD or --cert-password-file; a wrong one or --key with it is bad usage"
+    )
+    func pkcs12() async throws {
+        let certificates = try await TestCertificates.shared.value
+        try await Self.withTLSSandbox(clientRoots: certificates.clientCAPEM) { base, certificates, folder in
+            let ca = try TestCertificates.write(certificates.caPEM, named: "ca.pem", in: folder)
+            let bundle = folder.appendingPathComponent("client.p12")
+            try certificates.clientPKCS12.write(to: bundle)
+            let p12 = ["request", base + "/cookies", "--cacert", ca, "--cert", bundle.path, "--cert-type", "P12"]
+            var environment = ProcessInfo.processInfo.environment
+            environment["COURIER_CERT_PASSWORD"] = TestCertificates.clientPKCS12Passphrase
+            let fromEnvironment = try await RequestOutputTests.courier(p12, environment: environment)
+            #expect(fromEnvironment.status == .exited(0), "\(fromEnvironment.errors)")
+            let passwordFile = try TestCertificates.write(TestCertificates.clientPKCS12Passphrase + "\n", named: "p12.pass", in: folder)
+            let fromFile = try await RequestOutputTests.courier(p12 + ["--cert-password-file", passwordFile])
+            #expect(fromFile.status == .exited(0), "\(fromFile.errors)")
+            let wrongFile = try TestCertificates.write("wrong\n", named: "wrong.pass", in: folder)
+            let wrong = try await RequestOutputTests.courier(p12 + ["--cert-password-file", wrongFile])
+            #expect(wrong.status == .exited(64), "\(wrong.errors)")
+            #expect(wrong.errors.contains("PKCS#12") && !wrong.errors.contains("wrong"), "\(wrong.errors)")
+            let key = try TestCertificates.write(certificates.clientKeyPEM, named: "client.key", in: folder)
+            let withKey = try await RequestOutputTests.courier(p12 + ["--key", key])
+            #expect(withKey.status == .exited(64), "\(withKey.errors)")
+        }
+    }
+
+    @Test("--resolve HOST:PORT:ADDRESS reaches a name no resolver knows, over TLS; malformed or with urlsession it is bad usage")
+    func resolveOverTLS() async throws {
+        try await Self.withTLSSandbox { base, certificates, folder in
+            let ca = try TestCertificates.write(certificates.caPEM, named: "ca.pem", in: folder)
+            let port = try #require(URL(string: base)?.port)
+            let name = TestCertificates.resolvableName
+            let url = "https://\(name):\(port)/cookies"
+            let unresolved = try await RequestOutputTests.courier(["request", url, "--cacert", ca])
+            #expect(unresolved.status == .exited(10), "\(unresolved.errors)")
+            let resolved = try await RequestOutputTests.courier(["request", url, "--cacert", ca, "--resolve", "\(name):\(port):127.0.0.1"])
+            #expect(resolved.status == .exited(0), "\(resolved.errors)")
+            #expect(String(decoding: resolved.output, as: UTF8.self).contains("cookies"))
+            for malformed in ["\(name):\(port)", "\(name):http:127.0.0.1", "\(name):\(port):not-an-address"] {
+                let refused = try await RequestOutputTests.courier(["request", url, "--cacert", ca, "--resolve", malformed])
+                #expect(refused.status == .exited(64), "\(malformed): \(refused.errors)")
+            }
+            let urlsession = try await RequestOutputTests.courier([
+                "request", url, "--resolve", "\(name):\(port):127.0.0.1", "--transport", "urlsession",
+            ])
+            #expect(urlsession.status == .exited(64), "refused, not ignored: \(urlsession.errors)")
+        }
+    }
+
+    @Test("--resolve does not make plain http:// to a non-loopback name secure: --allow-insecure judges the name, not the address")
+    func resolvePlainHTTP() async throws {
+        var options = SandboxServer.Options()
+        options.extraHostNames = [TestCertificates.resolvableName]
+        try await SandboxServer.withRunning(options: options) { sandbox in
+            let name = TestCertificates.resolvableName
+            let url = "http://\(name):\(sandbox.port)/cookies"
+            let resolve = ["--resolve", "\(name):\(sandbox.port):127.0.0.1"]
+            let refused = try await RequestOutputTests.courier(["request", url] + resolve)
+            #expect(refused.status == .exited(15), "\(refused.errors)")
+            let allowed = try await RequestOutputTests.courier(["request", url, "--allow-insecure"] + resolve)
+            #expect(allowed.status == .exited(0), "\(allowed.errors)")
         }
     }
 }
