@@ -131,7 +131,7 @@ struct WebSocketLimitsTests {
         allowed.insecureHostsAllowed.insert("127.0.0.2")
         for configuration in [
             allowed, .init(url: URL(string: "ws://127.0.0.1:\(refusing.port)/x")!),
-            .init(url: URL(string: "wss://127.0.0.2:\(refusing.port)/x")!),
+            .init(url: URL(string: "wss://localhost:\(refusing.port)/x")!),
         ] {
             do {
                 _ = try await WebSocketClient(configuration: configuration).connect()

@@ -17,8 +17,16 @@ struct RequestBuilder: Sendable {
     }
 
     func build(_ endpoint: some Endpoint) throws(NetworkError) -> Built {
-        let baseURL = self.baseURL ?? endpoint.baseURL
+        var baseURL = self.baseURL ?? endpoint.baseURL
         guard let scheme = baseURL.scheme, let host = baseURL.host else { throw .invalidURL }
+        // Host names are case-insensitive; lowercased, they match the transport's tables
+        // (AsyncHTTPClient's `--resolve` map, connection pools) and the cookie jar's.
+        if host.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }),
+            var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true)
+        {
+            components.host = host.lowercased()
+            if let lowered = components.url { baseURL = lowered }
+        }
         let plainHTTPHost = scheme.lowercased() == "http" ? host.lowercased() : nil
         var path = ""
         for segment in endpoint.pathSegments {

@@ -35,7 +35,8 @@ public protocol Endpoint: Sendable {
     /// Extra header fields for this call.
     var headers: [String: String]? { get }
 
-    /// The path as segments; defaults to ``path`` split on `/`. Each segment is percent-encoded.
+    /// The path as segments; defaults to ``path`` split on `/` (a trailing `/` kept as an empty
+    /// last segment). Each segment is percent-encoded.
     var pathSegments: [String] { get }
     /// How the status code maps to success or a ``NetworkError``; defaults to ``StatusMapping/standard``.
     var statusMapping: StatusMapping { get }
@@ -56,7 +57,12 @@ public typealias TargetType = Endpoint
 
 extension Endpoint {
     public var headers: [String: String]? { nil }
-    public var pathSegments: [String] { path.split(separator: "/", omittingEmptySubsequences: true).map(String.init) }
+    public var pathSegments: [String] {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        // A trailing slash is part of the resource's name (`/users/` is not `/users`): kept as
+        // an empty last segment.
+        return path.hasSuffix("/") && !segments.isEmpty ? segments + [""] : segments
+    }
     public var statusMapping: StatusMapping { .standard }
     public var timeout: Duration? { nil }
     public var secrets: [String] { [] }

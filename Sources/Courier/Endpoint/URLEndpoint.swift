@@ -43,6 +43,8 @@ public struct URLEndpoint: Endpoint {
         guard let baseURL = base.url else { return nil }
         var query: [String: [String]] = [:]
         for item in components.queryItems ?? [] { query[item.name, default: []].append(item.value ?? "") }
-        return (baseURL, components.path.split(separator: "/").map(String.init), query)
+        let segments = components.path.split(separator: "/").map(String.init)
+        // `/a/` is not `/a`: a trailing slash stays, as an empty last segment.
+        return (baseURL, components.path.hasSuffix("/") && !segments.isEmpty ? segments + [""] : segments, query)
     }
 }

@@ -1,7 +1,10 @@
 import Courier
 import CourierSandbox
 import Foundation
+import HTTPTypes
 import IntegrationTestSupport
+import OpenAPIRuntime
+import Synchronization
 import Testing
 
 /// Every `HTTPTask` form and encoding, through a real server, on both transports.
@@ -53,6 +56,47 @@ struct EncodingRoundTripTests {
             )
             #expect(echo.pathSegments == segments)
         }
+    }
+
+    /// An endpoint with the protocol's defaults (its path split by `Endpoint.pathSegments`).
+    struct PlainEndpoint: Endpoint {
+        let baseURL: URL
+        let path: String
+        var method: HTTPMethod { .get }
+        var task: HTTPTask { .requestPlain }
+        var headers: [String: String]? { nil }
+        var decoding: any ResponseDecoding { .json }
+    }
+
+    /// Answers 200 to everything and keeps the base URL each request was sent to.
+    final class BaseURLRecorder: ClientTransport, Sendable {
+        let seen = Mutex<[URL]>([])
+        func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+            seen.withLock { $0.append(baseURL) }
+            return (HTTPResponse(status: .ok), nil)
+        }
+    }
+
+    @Test("a trailing slash arrives (an endpoint's path, a URLEndpoint); an upper-case host is sent lowercased", arguments: TransportKind.lanes)
+    func trailingSlashAndHostCase(_ kind: TransportKind) async throws {
+        try await withSandbox(lane: kind) { sandbox in
+            let client = NetworkClient(transport: sandbox.transport)
+            let slashed = try await client.request(PlainEndpoint(baseURL: sandbox.baseURL, path: "/echo/users/"), as: Echo.self)
+            #expect(slashed.rawPath == "/echo/users/")
+            let plain = try await client.request(PlainEndpoint(baseURL: sandbox.baseURL, path: "/echo/users"), as: Echo.self)
+            #expect(plain.rawPath == "/echo/users")
+            let link = try #require(URLEndpoint(URL(string: "\(sandbox.baseURL.absoluteString)/echo/a%20b/?q=1")!))
+            let linked = try await client.request(link, as: Echo.self)
+            #expect(linked.rawPath == "/echo/a%20b/")
+            #expect(linked.rawQuery == "q=1")
+        }
+        let base = URL(string: "https://api.example.com")!
+        #expect(try PlainEndpoint(baseURL: base, path: "/").httpRequest().path == "/")
+        #expect(try PlainEndpoint(baseURL: base, path: "").httpRequest().path == "/")
+        #expect(try PlainEndpoint(baseURL: base, path: "a//b/").httpRequest().path == "/a/b/")
+        let recorder = BaseURLRecorder()
+        _ = try await NetworkClient(transport: recorder).response(PlainEndpoint(baseURL: URL(string: "https://API.Example.COM:8443/v1")!, path: "/x"))
+        #expect(recorder.seen.withLock { $0 } == [URL(string: "https://api.example.com:8443/v1")!])
     }
 
     @Test("JSON Encodable body with a composite query", arguments: TransportKind.lanes)
