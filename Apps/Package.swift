@@ -125,6 +125,16 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "CookieConformance",
+            dependencies: courier + [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Benchmarks/CookieConformance",
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "CacheConformance",
             dependencies: courier + [
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -45,6 +45,33 @@ struct ProxyTransportTests {
         await proxy.stop()
     }
 
+    @Test("an https URL through the CONNECT proxy: TLS end to end with the server — its roots and pins apply, the proxy sees only CONNECT")
+    func httpsThroughProxy() async throws {
+        let certificates = try await TestCertificates.shared.value
+        let proxy = try await ProxyPeer.connectProxy([])
+        var options = SandboxServer.Options()
+        options.tls = SandboxServer.TLS(certificateChainPEM: certificates.serverChainPEM, privateKeyPEM: certificates.serverKeyPEM)
+        try await SandboxServer.withRunning(options: options) { sandbox in
+            var settings = HTTPClientTransport.Settings()
+            settings.proxy = ProxyRules(all: HTTPProxy(kind: .http, host: "127.0.0.1", port: proxy.port))
+            settings.tls = TLSSettings(roots: .only(pem: certificates.caPEM), pins: [certificates.serverPin])
+            let transport = try HTTPClientTransport(validating: settings)
+            let answer = try await NetworkClient(transport: transport).request(sandbox.get("/cookies"), as: Echo.self)
+            #expect(answer.cookies.isEmpty)
+            try await transport.shutdown()
+            settings.tls.pins = ["sha256//" + Data(repeating: 9, count: 32).base64EncodedString()]
+            let mispinned = try HTTPClientTransport(validating: settings)
+            await #expect(throws: NetworkError.networkError(URLError(.serverCertificateUntrusted))) {
+                try await NetworkClient(transport: mispinned).response(sandbox.get("/cookies"))
+            }
+            try await mispinned.shutdown()
+            let records = proxy.records
+            #expect(records.count == 2 && records.allSatisfy { $0.method == "CONNECT" && $0.status == 200 }, "\(records)")
+            #expect(records.allSatisfy { $0.target == "127.0.0.1:\(sandbox.port)" })
+        }
+        await proxy.stop()
+    }
+
     @Test("wrong credentials: the proxy's 407 is userAuthenticationRequired")
     func wrongCredentials() async throws {
         let proxy = try await ProxyPeer.connectProxy(["--user", "alice", "--password", "s3cret"])

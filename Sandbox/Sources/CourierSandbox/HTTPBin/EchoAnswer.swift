@@ -22,6 +22,9 @@ public struct EchoAnswer: Codable, Sendable {
     public var form: [[String]]?
     /// Parts of a `multipart/form-data` body.
     public var parts: [Part]?
+    /// `HTTP/2` or `HTTP/1.1`: the protocol the request came over (nil when not served over a
+    /// socket, as in the in-memory sandbox).
+    public var httpVersion: String?
 
     /// One multipart part.
     public struct Part: Codable, Sendable {

@@ -7,12 +7,12 @@ import NIOCore
 struct EchoRoutes {
     func register(on router: Router<SandboxRequestContext>) {
         for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] {
-            router.on("/echo", method: method) { request, _ in try await Self.echo(request) }
-            router.on("/echo/**", method: method) { request, _ in try await Self.echo(request) }
+            router.on("/echo", method: method) { request, context in try await Self.echo(request, channel: context.channel) }
+            router.on("/echo/**", method: method) { request, context in try await Self.echo(request, channel: context.channel) }
         }
     }
 
-    static func echo(_ request: Request) async throws -> Response {
+    static func echo(_ request: Request, channel: (any Channel)? = nil) async throws -> Response {
         let buffer = try await request.body.collect(upTo: 64 * 1024 * 1024)
         let bytes = Data(buffer.readableBytesView)
         let raw = request.uri.string
@@ -32,6 +32,8 @@ struct EchoRoutes {
             bodyLength: bytes.count,
             body: text
         )
+        // An HTTP/2 stream is a child of its connection's channel, itself a child of the listener.
+        if let parent = channel?.parent { echo.httpVersion = parent.parent != nil ? "HTTP/2" : "HTTP/1.1" }
         if contentType?.hasPrefix("application/x-www-form-urlencoded") == true, let text {
             echo.form = QueryText.items(text)
         }

@@ -121,4 +121,19 @@ struct TLSBinaryTests {
             #expect(allowed.status == .exited(0), "\(allowed.errors)")
         }
     }
+
+    @Test("--http2 (the default over https) and --http1.1: the protocol the server saw; both together is bad usage")
+    func httpVersions() async throws {
+        try await Self.withTLSSandbox { base, certificates, folder in
+            let ca = try TestCertificates.write(certificates.caPEM, named: "ca.pem", in: folder)
+            struct Seen: Decodable { var httpVersion: String? }
+            for (flags, expected) in [([], "HTTP/2"), (["--http2"], "HTTP/2"), (["--http1.1"], "HTTP/1.1")] {
+                let run = try await RequestOutputTests.courier(["request", base + "/echo", "--cacert", ca] + flags)
+                #expect(run.status == .exited(0), "\(flags): \(run.errors)")
+                #expect(try JSONDecoder().decode(Seen.self, from: run.output).httpVersion == expected, "\(flags)")
+            }
+            let both = try await RequestOutputTests.courier(["request", base + "/echo", "--cacert", ca, "--http1.1", "--http2"])
+            #expect(both.status == .exited(64), "\(both.errors)")
+        }
+    }
 }
