@@ -26,6 +26,8 @@ public struct CallContext: Sendable {
     /// attaches credentials sends them there and to origins it was told about, never to a
     /// redirect's other origin.
     public var origin: URL?
+    /// Where the call's events go (its timeline, the client's observers); nil when nobody listens.
+    public package(set) var recorder: CallRecorder?
 
     /// Creates a context.
     package init(
@@ -35,8 +37,10 @@ public struct CallContext: Sendable {
         traits: CallTraits = CallTraits(),
         streamsResponse: Bool = false,
         idleTimeout: Duration? = nil,
-        origin: URL? = nil
+        origin: URL? = nil,
+        recorder: CallRecorder? = nil
     ) {
+        self.recorder = recorder
         self.origin = origin
         self.deadline = deadline
         self.secrets = secrets

@@ -47,6 +47,7 @@ extension CacheMiddleware {
             let strict = freshness.directives.mustRevalidate || freshness.directives.noCache
             if exchange.policy == .preferCache || (!strict && !exchange.directives.noCache) {
                 logger.debug("serving stale after a network failure", metadata: ["cache.outcome": "stale-if-error"])
+                Self.note(.staleServed)
                 return serve(entry, age: CacheFreshness.age(entry, now: clock()), method: exchange.request.method)
             }
             if strict { return Self.gatewayTimeout() }
@@ -57,10 +58,12 @@ extension CacheMiddleware {
             let updated = Self.freshened(entry, with: head, requestTime: requestTime, responseTime: clock())
             save(updated, exchange, freshened: true)
             logger.trace("cache revalidated", metadata: ["cache.outcome": "revalidated"])
+            Self.note(.revalidated)
             return serve(updated, age: CacheFreshness.age(updated, now: clock()), method: exchange.request.method)
         }
         if head.status.code >= 500, servesStaleOnError(freshness, exchange) {
             if let body { _ = try? await BodyCollector.collect(body, limit: exchange.limit) }
+            Self.note(.staleServed)
             return serve(entry, age: CacheFreshness.age(entry, now: clock()), method: exchange.request.method)
         }
         return try await admit(head, body, exchange, requestTime: requestTime)
@@ -159,6 +162,7 @@ extension CacheMiddleware {
         let current = freshened ? exchange.stored : storage.variants(for: exchange.key)
         let others = current.filter { !$0.matches(exchange.request.headerFields) && $0.varyValues != entry.varyValues }
         let variants = Array(([entry] + others).prefix(Self.maxVariants))
+        if !freshened { Self.note(.stored) }
         if freshened, let disk = storage as? DiskCacheStorage { return disk.storeSoon(variants, for: exchange.key) }
         storage.store(variants, for: exchange.key)
     }

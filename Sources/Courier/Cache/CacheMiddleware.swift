@@ -81,12 +81,14 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
         var download: DownloadCacheHandOff?
         if context?.streamsResponse == true {
             guard let handOff = DownloadCacheHandOff.current, storage is DiskCacheStorage, request.method == .get else {
+                Self.note(.bypassed)
                 return try await next(request, body, baseURL)
             }
             download = handOff
         }
         let key = Self.key(request.path ?? "/", baseURL) + CacheCredentials.keySuffix(request.headerFields, key: storage.credentialKey)
         guard request.method == .get || request.method == .head else {
+            Self.note(.bypassed)
             let answer = try await next(request, body, baseURL)
             if !Self.safeMethods.contains(request.method), (200..<400).contains(answer.0.status.code) {
                 invalidate(key, after: answer.0)
@@ -130,6 +132,7 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
         guard let entry = variants.first(where: { $0.matches(request.headerFields) }) else {
             if directives.onlyIfCached { return Self.gatewayTimeout() }
             logger.trace("cache miss", metadata: ["cache.outcome": "miss"])
+            Self.note(.miss)
             let stored = variants.filter { $0.value(.eTag) != nil && !$0.varyNames.contains("*") }
             if !stored.isEmpty, !conditional, exchange.policy != .reload, request.headerFields[.range] == nil {
                 return try await selectVariant(stored, exchange, next: next)
@@ -151,6 +154,7 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
         }
         if !validates, immutable || Self.acceptable(freshness, request: directives) {
             logger.trace("cache hit", metadata: ["cache.outcome": "hit"])
+            Self.note(.freshHit)
             return serve(entry, age: freshness.age, method: request.method)
         }
         if directives.onlyIfCached { return Self.gatewayTimeout() }
@@ -158,6 +162,7 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
             freshness.staleness <= window
         {
             logger.trace("cache hit (stale while revalidate)", metadata: ["cache.outcome": "stale"])
+            Self.note(.staleServed)
             return serve(entry, age: freshness.age, method: request.method)
         }
         return try await validate(entry, freshness: freshness, exchange, next: next)
@@ -184,6 +189,11 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
         if freshness.isFresh { return true }
         guard !freshness.directives.mustRevalidate, let maxStale = request.maxStale else { return false }
         return freshness.staleness <= maxStale
+    }
+
+    /// Records `outcome` in the current call's timeline, if it has one.
+    static func note(_ outcome: CallEvent.CacheOutcome) {
+        CallContext.current?.recorder?.record(.cache(outcome))
     }
 
     /// The primary cache key: the absolute URL.

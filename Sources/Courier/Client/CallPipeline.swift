@@ -81,6 +81,7 @@ struct CallPipeline: Sendable {
             {
                 steps.append(RedirectStep(from: from, to: to, status: head.status.code))
             }
+            Self.recordRedirect(head, to: next, secrets: call.secrets)
             hop = next
         }
     }
@@ -99,6 +100,7 @@ struct CallPipeline: Sendable {
                 return (head, body)
             }
             _ = body  // a redirect's body is dropped unread (dropping it releases the connection)
+            Self.recordRedirect(head, to: next, secrets: call.secrets)
             hop = next
         }
     }
@@ -119,10 +121,21 @@ struct CallPipeline: Sendable {
     private func exchange(_ hop: Hop, operationID: String) async throws -> (HTTPResponse, Data) {
         try Task.checkCancellation()
         let limit = limits.maxResponseBytes
+        let recorder = CallContext.current?.recorder
         if let buffering {
-            let (head, data) = try await buffering.sendBuffered(hop.request, body: hop.body, baseURL: hop.baseURL)
+            recorder?.startAttempt(url: Self.redactedURL(hop.request, hop.baseURL))
+            let head: HTTPResponse
+            let data: Data
+            do {
+                (head, data) = try await buffering.sendBuffered(hop.request, body: hop.body, baseURL: hop.baseURL)
+            } catch {
+                recorder?.record(.attemptFailed(reason: NetworkError(error).logDescription))
+                throw error
+            }
+            recorder?.record(.responseHead(status: head.status.code))
             try checkHead(head)
             if data.count > limit { throw NetworkError.responseTooLarge(limit: limit) }
+            recorder?.record(.bodyDone(bytes: data.count))
             return (head, data)
         }
         let next = chain(operationID: operationID)
@@ -135,22 +148,49 @@ struct CallPipeline: Sendable {
         // A body the cache served from memory comes as the Data it is.
         if let data = handOff.take(body) {
             if data.count > limit { throw NetworkError.responseTooLarge(limit: limit) }
+            recorder?.record(.bodyDone(bytes: data.count))
             return (head, data)
         }
-        return (head, try await BodyCollector.collect(body, limit: limit))
+        let data = try await BodyCollector.collect(body, limit: limit)
+        recorder?.record(.bodyDone(bytes: data.count))
+        return (head, data)
     }
 
     /// The middlewares, outermost first, around the transport.
     func chain(operationID: String) -> @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) {
         let transport = self.transport
-        var next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) = {
-            try await transport.send($0, body: $1, baseURL: $2, operationID: operationID)
+        var next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) = { request, body, baseURL in
+            // Every HTTP exchange passes here, whichever middleware sent it (a retry, a
+            // revalidation): the timeline's attempts.
+            guard let recorder = CallContext.current?.recorder else {
+                return try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
+            }
+            recorder.startAttempt(url: Self.redactedURL(request, baseURL))
+            do {
+                let (head, responseBody) = try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
+                recorder.record(.responseHead(status: head.status.code))
+                return (head, responseBody)
+            } catch {
+                recorder.record(.attemptFailed(reason: NetworkError(error).logDescription))
+                throw error
+            }
         }
         for middleware in middlewares.reversed() {
             let inner = next
             next = { try await middleware.intercept($0, body: $1, baseURL: $2, operationID: operationID, next: inner) }
         }
         return next
+    }
+
+    /// `request`'s URL on `baseURL`, with the call's secrets redacted, for the timeline.
+    static func redactedURL(_ request: HTTPRequest, _ baseURL: URL) -> String {
+        Redactor(secrets: CallContext.current?.secrets ?? []).url(URLJoin.join(baseURL, request.path ?? "/"))
+    }
+
+    /// Records a redirect followed in the call's timeline.
+    static func recordRedirect(_ head: HTTPResponse, to next: Hop, secrets: [String]) {
+        guard let recorder = CallContext.current?.recorder else { return }
+        recorder.record(.redirect(status: head.status.code, to: Redactor(secrets: secrets).url(URLJoin.join(next.baseURL, next.request.path ?? "/"))))
     }
 
     /// An answer's head within ``CallLimits/maxHeaderFields`` and ``CallLimits/maxHeaderBytes``.

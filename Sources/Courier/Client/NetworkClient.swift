@@ -18,12 +18,15 @@ public final class NetworkClient: NetworkProviding, Sendable {
     private let builder: RequestBuilder
     /// The one path every call takes: middlewares, transport, redirects and limits.
     private let pipeline: CallPipeline
+    /// One feed per observer of ``Configuration/observers``.
+    private let observerFeeds: [ObserverFeed]
 
     /// A client with `configuration`.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.builder = RequestBuilder(encoder: configuration.encoder, baseURL: configuration.baseURL)
         self.pipeline = CallPipeline(configuration)
+        self.observerFeeds = configuration.observers.map(ObserverFeed.init)
     }
 
     /// A client over `transport` with `middlewares` and otherwise default settings.
@@ -91,16 +94,42 @@ public final class NetworkClient: NetworkProviding, Sendable {
 
     /// The non-generic body of ``answer(_:)``.
     func send(_ call: Call) async throws(NetworkError) -> NetworkResponse {
-        let context = call.context(maxResponseBytes: configuration.maxResponseBytes)
+        var context = call.context(maxResponseBytes: configuration.maxResponseBytes)
+        context.recorder = recorder(for: call)
         do {
             let collected = try await pipeline.collect(call, context: context)
+            let statusError = call.statusMapping.error(for: collected.head, body: collected.body)
+            finish(context.recorder, status: collected.head.status.code, error: statusError)
             return NetworkResponse(
-                request: collected.request, head: collected.head, body: collected.body,
-                statusError: call.statusMapping.error(for: collected.head, body: collected.body), redirects: collected.redirects)
+                request: collected.request, head: collected.head, body: collected.body, statusError: statusError, redirects: collected.redirects)
         } catch {
-            if Task.isCancelled { throw .taskCancelled }
-            throw NetworkError(error)
+            let failure: NetworkError = Task.isCancelled ? .taskCancelled : NetworkError(error)
+            finish(context.recorder, status: nil, error: failure)
+            throw failure
         }
+    }
+
+    /// A recorder for `call` when someone listens (a ``CallTimeline`` recording, an observer), its
+    /// `callStarted` recorded; nil otherwise.
+    func recorder(for call: Call) -> CallRecorder? {
+        let timeline = CallTimeline.current
+        guard timeline != nil || !observerFeeds.isEmpty else { return nil }
+        var listeners: [@Sendable (CallEvent) -> Void] = []
+        if let timeline { listeners.append { timeline.append($0) } }
+        for feed in observerFeeds { listeners.append { feed.send(.event($0)) } }
+        let recorder = CallRecorder(listeners: listeners)
+        let url = Redactor(secrets: call.secrets).url(URLJoin.join(call.built.baseURL, call.built.request.path ?? "/"))
+        recorder.record(.callStarted(method: call.built.request.method.rawValue, url: url))
+        return recorder
+    }
+
+    /// Records the end of a call and hands its timeline to the observers.
+    func finish(_ recorder: CallRecorder?, status: Int?, error: NetworkError?) {
+        guard let recorder else { return }
+        recorder.record(.callFinished(status: status, error: error?.logDescription))
+        guard !observerFeeds.isEmpty else { return }
+        let events = recorder.events
+        for feed in observerFeeds { feed.send(.ended(events)) }
     }
 
     /// Sends `call` through the middlewares and the transport with the body handed back as it
@@ -109,21 +138,34 @@ public final class NetworkClient: NetworkProviding, Sendable {
     /// (a download's 416).
     func openStream(_ call: Call, idleTimeout: Duration?, accepting: Set<Int> = []) async throws(NetworkError) -> (HTTPResponse, HTTPBody?) {
         let limit = configuration.maxResponseBytes
-        let context = call.context(maxResponseBytes: limit, streams: true, idleTimeout: idleTimeout)
+        var context = call.context(maxResponseBytes: limit, streams: true, idleTimeout: idleTimeout)
+        context.recorder = recorder(for: call)
         do {
-            let (head, body) = try await pipeline.open(call, context: context)
+            let (head, opened) = try await pipeline.open(call, context: context)
             if !accepting.contains(head.status.code), let error = call.statusMapping.error(for: head, body: Data()) {
                 var bytes = Data()
-                if let body { bytes = try await BodyCollector.collect(body, limit: limit) }
+                if let opened { bytes = try await BodyCollector.collect(opened, limit: limit) }
                 throw call.statusMapping.error(for: head, body: bytes) ?? error
             }
-            if let idleTimeout, let body, (configuration.transport as? any IdleTimeoutAwareTransport)?.enforcesIdleTimeout != true {
-                return (head, IdleWatchedBody.watch(body, idleTimeout: idleTimeout))
+            var body = opened
+            if let idleTimeout, let watched = body, (configuration.transport as? any IdleTimeoutAwareTransport)?.enforcesIdleTimeout != true {
+                body = IdleWatchedBody.watch(watched, idleTimeout: idleTimeout)
+            }
+            // With a recorder, the call ends when its body does.
+            if let recorder = context.recorder {
+                guard let streamed = body else {
+                    finish(recorder, status: head.status.code, error: nil)
+                    return (head, nil)
+                }
+                body = RecordedBody.wrap(streamed, recorder: recorder) { [self] error in
+                    finish(recorder, status: error == nil ? head.status.code : nil, error: error)
+                }
             }
             return (head, body)
         } catch {
-            if Task.isCancelled { throw .taskCancelled }
-            throw NetworkError(error)
+            let failure: NetworkError = Task.isCancelled ? .taskCancelled : NetworkError(error)
+            finish(context.recorder, status: nil, error: failure)
+            throw failure
         }
     }
 }

@@ -45,6 +45,9 @@ extension NetworkClient {
         public var insecureHostsAllowed: Set<String>
         /// Where the client logs (nothing by default beyond what middlewares do).
         public var logger: Logger
+        /// Who sees every call's events (``CallObserver``; none by default). Each runs off the
+        /// calls' path: an observer that is slow or stuck never stalls a call.
+        public var observers: [any CallObserver] = []
 
         /// Creates a configuration.
         public init(

@@ -82,6 +82,7 @@ public struct BearerTokenMiddleware: ClientMiddleware {
         }
         guard let sent = token else { return try await next(request, body, baseURL) }
         let (body, replayable) = try await ReplayableBody.make(body)
+        CallContext.current?.recorder?.record(.token(.attached))
         let (response, responseBody) = try await next(Self.authorized(request, sent), body, baseURL)
         guard response.status.code == 401, !refreshed, replayable, let refresher else { return (response, responseBody) }
         let fresh: BearerToken?

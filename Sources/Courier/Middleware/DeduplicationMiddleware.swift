@@ -53,7 +53,10 @@ public final class DeduplicationMiddleware: ClientMiddleware, Sendable {
             flights[key] = flight
             return (flight, flight.join(), true)
         }
-        guard leads else { return try await flight.wait(caller).answer() }
+        guard leads else {
+            context?.recorder?.record(.joined)
+            return try await flight.wait(caller).answer()
+        }
         let limit = context?.maxResponseBytes ?? ReplayableBody.limit
         return try await withoutActuallyEscaping(next) { next in
             let upstream = Task {

@@ -85,12 +85,16 @@ public struct RetryMiddleware: ClientMiddleware {
             let delay: Duration
             switch decide(failure, attempt: attempt, attemptTook: ContinuousClock.now - started, deadline: context?.deadline) {
             case .giveUp(let why):
-                if let why { log(request, baseURL, context, "not retrying: \(why)", failure, attempt: attempt) }
+                if let why {
+                    log(request, baseURL, context, "not retrying: \(why)", failure, attempt: attempt)
+                    context?.recorder?.record(.retryAbandoned(reason: "\(why) (\(failure.reason))"))
+                }
                 return try outcome.get()
             case .wait(let wait):
                 delay = wait
             }
             log(request, baseURL, context, "retrying", failure, attempt: attempt, delay: delay)
+            context?.recorder?.record(.retryScheduled(reason: failure.reason, delay: delay, budgetLeft: budget?.available))
             try await sleep(delay)
             attempt += 1
         }

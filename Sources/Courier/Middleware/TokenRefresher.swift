@@ -27,7 +27,10 @@ actor TokenRefresher {
     /// the current token is still `rejected` (or expires within `margin`).
     func replacement(for rejected: BearerToken?, margin: Duration) async throws -> BearerToken? {
         let key = rejected?.value ?? ""
-        if let flight = flights[key] { return try await flight.value }
+        if let flight = flights[key] {
+            CallContext.current?.recorder?.record(.token(.waited))
+            return try await flight.value
+        }
         if let failure = failures[key], ContinuousClock.now - failure.at < failureMemory { throw failure.error }
         let current = self.current
         let refresh = self.refresh
@@ -36,6 +39,7 @@ actor TokenRefresher {
             return try await refresh(rejected)
         }
         flights[key] = flight
+        CallContext.current?.recorder?.record(.token(.refreshed))
         defer { flights[key] = nil }
         do {
             return try await flight.value

@@ -77,6 +77,12 @@ struct RequestCommand: AsyncParsableCommand {
     @Flag(name: [.short, .long], help: "Print the head (status line, header fields) before the body, as curl -i does.") var include = false
     @Flag(name: [.customShort("L"), .long], help: "Follow redirects (the default; accepted for curl's habit).") var location = false
     @Flag(name: .long, help: "Do not follow redirects: print the 3xx answer itself.") var noLocation = false
+    @Flag(
+        name: .long,
+        help:
+            "Print the call's timeline on stderr when it ends: each attempt (sent, first byte, body) and every decision (retry, cache, redirect), in milliseconds."
+    )
+    var trace = false
     @Option(name: .customLong("max-redirs"), help: "Follow at most N redirects (default 10); one more fails (exit 10), as curl's.")
     var maxRedirects: Int?
     @Flag(name: .long, help: "Pretty-print a JSON body even when stdout is not a terminal.") var pretty = false
@@ -175,6 +181,22 @@ struct RequestCommand: AsyncParsableCommand {
         }
         let client = NetworkClient(configuration: configuration)
         let redactor = Redactor()
+        let timeline = CallTimeline()
+        defer { if trace { Terminal.error(timeline.waterfall()) } }
+        do {
+            if trace {
+                try await timeline.recording { try await send(endpoint, client: client, redactor: redactor) }
+            } else {
+                try await send(endpoint, client: client, redactor: redactor)
+            }
+        } catch let error as NetworkError {
+            if verbose { Terminal.error("> \(endpoint.method.rawValue) \(redactor.url(endpoint.baseURL.absoluteString + endpoint.path))") }
+            throw ExitCodes.report(error)
+        }
+    }
+
+    /// Sends the call and prints its answer as the options ask.
+    private func send(_ endpoint: AdHocEndpoint, client: NetworkClient, redactor: Redactor) async throws {
         do {
             if stream {
                 for try await event in client.events(endpoint, options: EventStreamOptions(idleTimeout: .milliseconds(Int(timeout * 1000)))) {
@@ -201,9 +223,6 @@ struct RequestCommand: AsyncParsableCommand {
             }
             if let error = statusError(of: response) { throw error }
             BodyPrinter.show(response.body, contentType: response.headers[.contentType], pretty: pretty)
-        } catch let error as NetworkError {
-            if verbose { Terminal.error("> \(endpoint.method.rawValue) \(redactor.url(endpoint.baseURL.absoluteString + endpoint.path))") }
-            throw ExitCodes.report(error)
         }
     }
 

@@ -1,0 +1,114 @@
+public import CourierTransportCore
+import Foundation
+import Synchronization
+
+/// The events of the calls made while it records — filled as they happen, on success and on
+/// failure alike (a typed-throws `NetworkError` cannot carry them) — and a waterfall of them.
+///
+/// ```swift
+/// let timeline = CallTimeline()
+/// do {
+///     let user = try await timeline.recording { try await client.request(UserAPI.get(id: 1)) }
+/// } catch {
+///     print(timeline.waterfall())   // what happened before it failed: attempts, retries, cache
+/// }
+/// ```
+public final class CallTimeline: Sendable {
+    private let state = Mutex<[CallEvent]>([])
+
+    /// An empty timeline.
+    public init() {}
+
+    /// Every event recorded so far, in the order they happened.
+    public var events: [CallEvent] { state.withLock { $0 } }
+
+    /// Runs `body`; every call a `NetworkClient` makes in it (in this task and the child tasks it
+    /// starts) records its events here.
+    public func recording<T, E: Error>(_ body: () async throws(E) -> T) async throws(E) -> T {
+        let result: Result<T, E> = await Self.$current.withValue(self) { () async -> Result<T, E> in
+            do throws(E) { return .success(try await body()) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// The timeline the current task records into.
+    @TaskLocal static var current: CallTimeline?
+
+    func append(_ event: CallEvent) {
+        state.withLock { $0.append(event) }
+    }
+
+    /// The calls' events as a waterfall, one line per event with the milliseconds since its call
+    /// started, e.g.
+    ///
+    /// ```
+    /// GET http://127.0.0.1:8080/flaky
+    ///      0.0 ms  started
+    ///      0.2 ms  #1 sent  http://127.0.0.1:8080/flaky
+    ///      2.1 ms  #1 head 503 (+1.9 ms)
+    ///      2.2 ms  #1 retry in 200 ms: status 503 (budget 9.0)
+    ///    203.0 ms  #2 sent  http://127.0.0.1:8080/flaky
+    ///    204.6 ms  #2 head 200 (+1.6 ms)
+    ///    204.7 ms  #2 body 1.2 kB (+0.1 ms)
+    ///    204.8 ms  finished 200
+    /// ```
+    ///
+    /// Connect and TLS phases are not shown: no transport reports them on Linux.
+    public func waterfall() -> String {
+        var lines: [String] = []
+        var starts: [UInt64: ContinuousClock.Instant] = [:]
+        var previous: [UInt64: ContinuousClock.Instant] = [:]
+        for event in events {
+            let start = starts[event.call] ?? event.at
+            starts[event.call] = start
+            if case .callStarted(let method, let url) = event.kind {
+                lines.append("\(method) \(url)")
+                previous[event.call] = event.at
+                continue
+            }
+            let since = Self.milliseconds(start, event.at)
+            let step = previous[event.call].map { Self.milliseconds($0, event.at) } ?? "0.0"
+            previous[event.call] = event.at
+            let attempt = event.attempt > 0 ? "#\(event.attempt) " : ""
+            lines.append("  \(since.leftPadded(8)) ms  \(attempt)\(Self.describe(event.kind, step: step))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func milliseconds(_ from: ContinuousClock.Instant, _ to: ContinuousClock.Instant) -> String {
+        let duration = to - from
+        let value = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        return String(format: "%.1f", value)
+    }
+
+    private static func describe(_ kind: CallEvent.Kind, step: String) -> String {
+        switch kind {
+        case .callStarted(let method, let url): "\(method) \(url)"
+        case .attemptStarted(let url): "sent  \(url)"
+        case .responseHead(let status): "head \(status) (+\(step) ms)"
+        case .attemptFailed(let reason): "failed: \(reason) (+\(step) ms)"
+        case .bodyDone(let bytes): "body \(ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .file)) (+\(step) ms)"
+        case .retryScheduled(let reason, let delay, let budget):
+            "retry in \(Int(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)) ms: \(reason)"
+                + (budget.map { String(format: " (budget %.1f)", $0) } ?? "")
+        case .retryAbandoned(let reason): "not retried: \(reason)"
+        case .joined: "joined an identical call in flight"
+        case .cache(let outcome): "cache: \(outcome.rawValue)"
+        case .token(let outcome): "token: \(outcome.rawValue)"
+        case .redirect(let status, let to): "redirect \(status) → \(to)"
+        case .note(let text): text
+        case .callFinished(let status, let error):
+            switch (status, error) {
+            case (let status?, let error?): "finished \(status): \(error)"
+            case (let status?, nil): "finished \(status)"
+            case (nil, let error): "failed: \(error ?? "unknown")"
+            }
+        }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(_ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - count)) + self
+    }
+}

@@ -1,0 +1,56 @@
+import Synchronization
+
+/// Records one call's ``CallEvent``s and hands each, as it happens, to whoever listens — a
+/// `CallTimeline` the caller passed in, the client's observers. There is one only when someone
+/// listens: with none, ``CallContext/recorder`` is nil and recording costs a nil check.
+///
+/// A middleware of your own can note its decisions in the call's timeline:
+///
+/// ```swift
+/// CallContext.current?.recorder?.record(.note("served from the offline store"))
+/// ```
+public final class CallRecorder: Sendable {
+    /// The call's number, unique in this process.
+    public let call: UInt64
+    private let state = Mutex<State>(State())
+    private let listeners: [@Sendable (CallEvent) -> Void]
+
+    private struct State {
+        var attempt = 0
+        var events: [CallEvent] = []
+    }
+
+    private static let nextCall = Atomic<UInt64>(0)
+
+    /// A recorder for a new call, telling each event to `listeners` (which must not block).
+    package init(listeners: [@Sendable (CallEvent) -> Void]) {
+        call = Self.nextCall.add(1, ordering: .relaxed).newValue
+        self.listeners = listeners
+    }
+
+    /// Records `kind` now, for the exchange under way.
+    public func record(_ kind: CallEvent.Kind) {
+        let event = state.withLock { state in
+            let event = CallEvent(call: call, attempt: state.attempt, at: .now, kind: kind)
+            state.events.append(event)
+            return event
+        }
+        for listener in listeners { listener(event) }
+    }
+
+    /// Records the start of a new HTTP exchange to `url` (redacted) and returns its number.
+    @discardableResult
+    package func startAttempt(url: String) -> Int {
+        let event = state.withLock { state in
+            state.attempt += 1
+            let event = CallEvent(call: call, attempt: state.attempt, at: .now, kind: .attemptStarted(url: url))
+            state.events.append(event)
+            return event
+        }
+        for listener in listeners { listener(event) }
+        return event.attempt
+    }
+
+    /// Every event so far, in order.
+    public var events: [CallEvent] { state.withLock { $0.events } }
+}
