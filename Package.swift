@@ -56,6 +56,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        // OpenTelemetry-style HTTP client metrics (MetricsObserver): the ecosystem's standard.
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         // TLS settings on the AsyncHTTPClient transport (already in AsyncHTTPClient's graph).
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.2"),
@@ -84,6 +86,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 // HMAC for the cache's credential keys: CryptoKit on Apple platforms; elsewhere
                 // swift-crypto, already in AsyncHTTPClient's graph (via swift-nio-extras).
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: nonApple)),
@@ -217,6 +220,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             swiftSettings: strict
         ),

@@ -1,0 +1,101 @@
+public import CoreMetrics
+public import CourierTransportCore
+import Foundation
+import Metrics
+
+/// Reports every call to swift-metrics, in OpenTelemetry's terms for HTTP clients, through
+/// whatever metrics backend the process bootstrapped (Prometheus, swift-otel, StatsD …):
+///
+/// - `http.client.request.duration` — a `Timer` per HTTP exchange (each attempt of a retried call,
+///   each redirect hop), from the moment it was handed to the transport to its last byte (to its
+///   head, or its failure, when the body was not read), with the attributes `http.request.method`,
+///   `server.address`, `server.port`, `url.scheme`, `http.response.status_code` (when a head came)
+///   and `error.type` (a failed exchange or an error status);
+/// - counters: `courier.client.retries` (a retry scheduled), `courier.client.retry_budget.exhausted`,
+///   `courier.client.deduplicated` (a call that joined one in flight) and `courier.client.cache`
+///   (dimension `outcome`: `freshHit`, `staleServed`, `revalidated`, `miss`, `stored`, `bypassed`).
+///
+/// ```swift
+/// var configuration = NetworkClient.Configuration()
+/// configuration.observers = [MetricsObserver()]
+/// ```
+///
+/// It runs off the calls' path, like every ``CallObserver``.
+public struct MetricsObserver: CallObserver {
+    /// The duration metric's label (OpenTelemetry's name).
+    public static let durationLabel = "http.client.request.duration"
+
+    private let factory: any MetricsFactory
+
+    /// An observer reporting through `factory` (by default the one `MetricsSystem` was
+    /// bootstrapped with; a test passes MetricsTestKit's `TestMetrics`).
+    public init(factory: any MetricsFactory = MetricsSystem.factory) {
+        self.factory = factory
+    }
+
+    public func callEnded(_ events: [CallEvent]) {
+        var method = "GET"
+        var attempts: [Int: Exchange] = [:]
+        for event in events {
+            switch event.kind {
+            case .callStarted(let name, _):
+                method = name
+            case .attemptStarted(let url):
+                attempts[event.attempt] = Exchange(url: url, start: event.at, end: event.at)
+            case .responseHead(let status):
+                attempts[event.attempt]?.status = status
+                attempts[event.attempt]?.end = event.at
+            case .attemptFailed(let reason):
+                attempts[event.attempt]?.error = reason
+                attempts[event.attempt]?.end = event.at
+            case .bodyDone:
+                attempts[event.attempt]?.end = event.at
+            case .retryScheduled:
+                Counter(label: "courier.client.retries", factory: factory).increment()
+            case .retryAbandoned(let reason) where reason.contains("budget"):
+                Counter(label: "courier.client.retry_budget.exhausted", factory: factory).increment()
+            case .joined:
+                Counter(label: "courier.client.deduplicated", factory: factory).increment()
+            case .cache(let outcome):
+                Counter(label: "courier.client.cache", dimensions: [("outcome", outcome.rawValue)], factory: factory).increment()
+            default:
+                break
+            }
+        }
+        for exchange in attempts.values {
+            let duration = exchange.end - exchange.start
+            let nanoseconds = duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+            Timer(label: Self.durationLabel, dimensions: exchange.dimensions(method: method), factory: factory).recordNanoseconds(nanoseconds)
+        }
+    }
+
+    /// One HTTP exchange as the events tell it.
+    struct Exchange {
+        let url: String
+        let start: ContinuousClock.Instant
+        var end: ContinuousClock.Instant
+        var status: Int?
+        var error: String?
+
+        /// OpenTelemetry's HTTP client attributes.
+        func dimensions(method: String) -> [(String, String)] {
+            let components = URLComponents(string: url)
+            let scheme = components?.scheme?.lowercased() ?? "http"
+            var dimensions: [(String, String)] = [
+                ("http.request.method", method),
+                ("server.address", components?.host ?? ""),
+                ("server.port", String(components?.port ?? (scheme == "https" ? 443 : 80))),
+                ("url.scheme", scheme),
+            ]
+            if let status { dimensions.append(("http.response.status_code", String(status))) }
+            if let error {
+                // The error's name without its details (`networkError(-1004 cannotConnectToHost)` → `cannotConnectToHost`).
+                let name = error.split(separator: " ").last.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "()")) } ?? error
+                dimensions.append(("error.type", name))
+            } else if let status, status >= 400 {
+                dimensions.append(("error.type", String(status)))
+            }
+            return dimensions
+        }
+    }
+}
