@@ -83,6 +83,11 @@ struct RequestCommand: AsyncParsableCommand {
             "Print the call's timeline on stderr when it ends: each attempt (sent, first byte, body) and every decision (retry, cache, redirect), in milliseconds."
     )
     var trace = false
+    @Flag(
+        name: .long,
+        help: "Print the curl command that sends this request (after the jar and other options shaped it) and send nothing; credentials redacted.")
+    var curl = false
+    @Flag(name: .long, help: "With --curl: show credentials (Authorization, cookies, API keys) instead of <redacted>.") var curlWithSecrets = false
     @Option(name: .customLong("max-redirs"), help: "Follow at most N redirects (default 10); one more fails (exit 10), as curl's.")
     var maxRedirects: Int?
     @Flag(name: .long, help: "Pretty-print a JSON body even when stdout is not a terminal.") var pretty = false
@@ -181,6 +186,14 @@ struct RequestCommand: AsyncParsableCommand {
         }
         let client = NetworkClient(configuration: configuration)
         let redactor = Redactor()
+        if curl || curlWithSecrets {
+            do {
+                Terminal.output(try await client.curlCommand(for: endpoint, revealingSecrets: curlWithSecrets))
+            } catch {
+                throw ExitCodes.report(error)
+            }
+            return
+        }
         let timeline = CallTimeline()
         defer { if trace { Terminal.error(timeline.waterfall()) } }
         do {
