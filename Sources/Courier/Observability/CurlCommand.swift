@@ -1,7 +1,7 @@
-public import CourierTransportCore
+import CourierTransportCore
 import Foundation
 import HTTPTypes
-public import OpenAPIRuntime
+import OpenAPIRuntime
 import Synchronization
 
 /// A curl command line that sends a request as a `NetworkClient` would — after its middlewares
