@@ -52,7 +52,7 @@ extension TolerantParser {
     }()
 
     /// Appends the character of the escape sequence at `pos` (a backslash) and advances.
-    private mutating func appendEscape(_ kind: QuoteKind) {
+    mutating func appendEscape(_ kind: QuoteKind) {
         let escaped = bytes[pos + 1]
         switch escaped {
         case ByteClass.quote, ByteClass.backslash, UInt8(ascii: "/"):

@@ -206,6 +206,36 @@ print(
         Double(smallBytes) / 1e3, messySmallTime * 1e3, Double(largeBytes) / 1e3, messyExtract * 1e3,
         messyExtract / messySmallTime, Double(largeBytes) / Double(smallBytes)))
 
+// Streaming: a ~100 KB answer fed to PartialJSONDecoder in 1-byte and 16-byte chunks, a
+// snapshot taken after every chunk, against one whole-answer parse of the same text.
+let streamingText = messyAnswer(bytes: 100_000)
+let streamingBytes = Array(streamingText.utf8)
+let streamingWhole = measure { _ = try? LLMAnswerDecoder().extract(fromAnswer: streamingText) }
+results["partial_bytes"] = streamingBytes.count
+results["partial_whole_s"] = streamingWhole
+for size in [1, 16] {
+    var snapshots = 0
+    var equal = false
+    let time = measure(runs: 3) {
+        var decoder = PartialJSONDecoder()
+        snapshots = 0
+        var index = 0
+        while index < streamingBytes.count {
+            _ = decoder.feed(streamingBytes[index..<min(streamingBytes.count, index + size)])
+            if decoder.snapshot != nil { snapshots += 1 }
+            index += size
+        }
+        equal = (try? decoder.finish().snapshot.json) == (try? LLMAnswerDecoder().extract(fromAnswer: streamingText).json)
+    }
+    results["partial_\(size)_s"] = time
+    results["partial_\(size)_snapshots"] = snapshots
+    print(
+        String(
+            format: "partial %.0f KB in %d-byte chunks: %.2f ms = %.1fx one whole parse (%.2f ms), %d snapshots, %.0f snapshots/s, final equal: %@",
+            Double(streamingBytes.count) / 1e3, size, time * 1e3, time / streamingWhole, streamingWhole * 1e3, snapshots,
+            Double(snapshots) / time, equal ? "yes" : "NO"))
+}
+
 if let outDirectory {
     try FileManager.default.createDirectory(atPath: outDirectory, withIntermediateDirectories: true)
     try Data(messyLarge.utf8).write(to: URL(fileURLWithPath: outDirectory + "/messy-1mb.txt"))

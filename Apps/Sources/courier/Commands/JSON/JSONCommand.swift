@@ -10,12 +10,15 @@ struct JSONCommand: ParsableCommand {
         subcommands: [Extract.self]
     )
 
-    /// `courier json extract [--schema FILE] [--report]`.
+    /// `courier json extract [--schema FILE] [--report] [--partial]`.
     struct Extract: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Extract (and repair) the JSON in an LLM answer read from standard input.",
             discussion: """
-                Prints the JSON compact on one line. Exit status: 0 when JSON was extracted, \
+                Prints the JSON compact on one line. With --partial, reads the answer as it arrives and \
+                prints a line each time the value decoded so far changes (at most every 100 ms); an \
+                empty line marks a restart (later text changed which JSON wins); the last line is the \
+                final JSON, as without --partial. Exit status: 0 when JSON was extracted, \
                 14 when the answer has no usable JSON (the model's text is printed on standard error), \
                 64 when the schema file cannot be read or is not a schema.
                 \(ExitCodes.help)
@@ -27,6 +30,9 @@ struct JSONCommand: ParsableCommand {
 
         @Flag(name: .long, help: "Print the repairs that were applied on standard error.")
         var report = false
+
+        @Flag(name: .long, help: "Print the value decoded so far as the answer arrives, one line per change.")
+        var partial = false
 
         func run() throws {
             var jsonSchema: JSONSchema?
@@ -42,10 +48,15 @@ struct JSONCommand: ParsableCommand {
                     throw ExitCode(ExitCodes.usage)
                 }
             }
-            let input = FileHandle.standardInput.readDataToEndOfFile()
-            let answer = String(decoding: input, as: UTF8.self)
             do {
-                let extraction = try LLMAnswerDecoder(schema: jsonSchema).extract(fromAnswer: answer)
+                let extraction: JSONExtraction
+                if partial {
+                    extraction = try PartialExtraction(schema: jsonSchema).run()
+                } else {
+                    let input = FileHandle.standardInput.readDataToEndOfFile()
+                    let answer = String(decoding: input, as: UTF8.self)
+                    extraction = try LLMAnswerDecoder(schema: jsonSchema).extract(fromAnswer: answer)
+                }
                 Terminal.outputJSON(extraction.json)
                 if report {
                     Self.writeError(extraction.report.description)

@@ -1,0 +1,235 @@
+import Foundation
+
+/// Decodes the JSON in an LLM answer while the answer streams in: feed it chunks of any size
+/// and after each one it gives the value decoded so far, repaired as ``LLMAnswerDecoder``
+/// repairs whole answers.
+///
+/// Between restarts the value only grows: strings grow, arrays gain elements, objects gain
+/// members, and a member once complete never changes (see ``JSONSnapshot/extends(_:)``).
+/// When later text changes which JSON in the answer wins — a fenced block after bare JSON, a
+/// larger value after a small one, an object re-homed by the final repair — the update says so
+/// with ``PartialJSONUpdate/isRestart``. ``finish()`` gives exactly what
+/// ``LLMAnswerDecoder/extract(fromAnswer:schema:)`` gives for the whole text.
+///
+/// The work is linear in the answer's bytes, however it is chunked: the parse state of every
+/// completed value is kept, only the new bytes are read, and a snapshot costs the depth of
+/// the open containers. The whole-answer decoder runs once, in ``finish()``.
+///
+/// ```swift
+/// var decoder = PartialJSONDecoder()
+/// for try await token in stream {
+///     if let update = decoder.feed(token) { show(update.snapshot.decode(Card.self)) }
+/// }
+/// let final = try decoder.finish()
+/// ```
+///
+/// A snapshot shares the storage of the decoder's open containers: keep it past the next
+/// `feed` and that feed copies the open containers once.
+public struct PartialJSONDecoder: Sendable {
+    /// The schema the JSON should fit, as for ``LLMAnswerDecoder/extract(fromAnswer:schema:)``.
+    public let schema: JSONSchema?
+    /// How many times the value shown so far was replaced rather than extended.
+    public private(set) var restarts = 0
+
+    private let shape: Shape?
+    private var bytes: [UInt8] = []
+    private var tracker = RegionTracker()
+    private var scanPos = 0
+    private var active: Candidate?
+    private var shown = Shown.none
+    private var shownVersion = -1
+    private var best: Rank?
+    private var finished = false
+
+    /// The candidate being parsed.
+    private struct Candidate {
+        var parser: StreamingParser
+        var inFence: Bool
+        var isShown: Bool
+    }
+
+    /// What the caller has seen.
+    private enum Shown {
+        case none
+        /// The active candidate: its current state extends everything shown.
+        case active
+        /// A complete value, or the last state of a candidate that failed.
+        case fixed(SnapshotNode)
+    }
+
+    /// How the whole-answer decoder ranks a complete candidate (score, then fence, then size).
+    private struct Rank {
+        var score: Double
+        var inFence: Bool
+        var size: Int
+    }
+
+    /// Creates a decoder for one answer.
+    public init(schema: JSONSchema? = nil) {
+        self.schema = schema
+        self.shape = schema?.shape
+    }
+
+    /// The value decoded so far, or nil when no JSON has been seen yet.
+    public var snapshot: JSONSnapshot? {
+        switch shown {
+        case .none: return nil
+        case .fixed(let node): return JSONSnapshot(node: node)
+        case .active: return active.flatMap { $0.parser.snapshot() }.map(JSONSnapshot.init(node:))
+        }
+    }
+
+    /// Adds a chunk of the answer; returns the new value when what is decoded so far changed.
+    public mutating func feed(_ chunk: String) -> PartialJSONUpdate? {
+        feed(chunk.utf8)
+    }
+
+    /// Adds a chunk of the answer's UTF-8 bytes (a character may be split across chunks).
+    public mutating func feed(_ chunk: some Sequence<UInt8>) -> PartialJSONUpdate? {
+        precondition(!finished, "feed after finish")
+        bytes.append(contentsOf: chunk)
+        return pump(final: false)
+    }
+
+    /// Ends the answer: the final value, equal to what ``LLMAnswerDecoder`` extracts from the
+    /// whole text, with its repair report. `isRestart` when it does not extend the last value.
+    ///
+    /// - Throws: What ``LLMAnswerDecoder/extract(fromAnswer:schema:)`` throws for the text.
+    public mutating func finish() throws(LLMDecodingError) -> PartialJSONUpdate {
+        _ = pump(final: true)
+        finished = true
+        let answer = String(decoding: bytes, as: UTF8.self)
+        let result = AnswerExtractor(shape: shape).run(answer)
+        guard let winner = result.interpretations.first, winner.score > 0 else {
+            _ = try LLMAnswerDecoder(schema: schema).extract(fromAnswer: answer)
+            throw .noJSON(modelText: result.modelText)
+        }
+        let node = SnapshotNode.complete(winner.value)
+        let restart = isRestart(to: node)
+        if restart { restarts += 1 }
+        shown = .fixed(node)
+        active = nil
+        return PartialJSONUpdate(snapshot: JSONSnapshot(node: node), isRestart: restart, report: winner.report)
+    }
+
+    // MARK: Driving
+
+    private mutating func pump(final: Bool) -> PartialJSONUpdate? {
+        var restart = false
+        var changed = false
+        while true {
+            let extent = tracker.scan(bytes, final: final)
+            if tracker.kind == .header { break }
+            if scanPos < tracker.regionStart { scanPos = tracker.regionStart }
+            var end = extent.end
+            if extent.isFinal {
+                while end > scanPos, ByteClass.isSpace(bytes[end - 1]) { end -= 1 }
+            }
+            runCandidates(StreamWindow(bytes: bytes, end: end, isFinal: extent.isFinal), &restart, &changed)
+            guard extent.isBoundary else { break }
+            tracker.nextRegion()
+        }
+        if case .active = shown, let candidate = active, candidate.parser.version != shownVersion {
+            shownVersion = candidate.parser.version
+            changed = true
+        }
+        guard changed, let snapshot else { return nil }
+        return PartialJSONUpdate(snapshot: snapshot, isRestart: restart, report: nil)
+    }
+
+    /// Parses candidates in the current region as far as the window reaches.
+    private mutating func runCandidates(_ window: StreamWindow, _ restart: inout Bool, _ changed: inout Bool) {
+        while true {
+            if active == nil {
+                while scanPos < window.end, bytes[scanPos] != UInt8(ascii: "{"), bytes[scanPos] != UInt8(ascii: "[") {
+                    scanPos += 1
+                }
+                guard scanPos < window.end else { return }
+                active = Candidate(parser: StreamingParser(start: scanPos), inFence: tracker.kind == .fence, isShown: false)
+            }
+            guard var candidate = active else { return }
+            active = nil
+            candidate.parser.advance(window)
+            if let shrank = candidate.parser.takeShrank(), candidate.isShown {
+                // The candidate dropped part of what was shown (a value turned out not to be JSON).
+                if let now = candidate.parser.snapshot() ?? Optional(shrank), !now.extends(shrank) { restart = true }
+                changed = true
+                if candidate.parser.isFailed { shown = .fixed(shrank) }
+            }
+            let parser = candidate.parser
+            if parser.isDone || parser.isFailed {
+                scanPos = max(parser.pos, parser.start + 1, parser.tooDeepAt ?? 0)
+                if case .done(let value) = parser.phase { complete(value, candidate, window, &restart, &changed) }
+                if candidate.isShown, parser.isFailed, case .active = shown { shown = .none }
+                continue
+            }
+            if !candidate.isShown, shouldShow(candidate) {
+                show(candidate, &restart)
+                candidate.isShown = true
+                changed = true
+            }
+            active = candidate
+            return
+        }
+    }
+
+    private mutating func complete(
+        _ value: JSONValue, _ candidate: Candidate, _ window: StreamWindow, _ restart: inout Bool, _ changed: inout Bool
+    ) {
+        var stop = candidate.parser.pos
+        while stop > candidate.parser.start, ByteClass.isSpace(bytes[stop - 1]) { stop -= 1 }
+        let rank = Rank(
+            score: shape.map { ShapeMatcher.fit(value, $0) } ?? 1, inFence: candidate.inFence, size: stop - candidate.parser.start)
+        if candidate.isShown {
+            shown = .fixed(.complete(value))
+            best = rank
+            changed = true
+            return
+        }
+        guard CandidateFinder.isSubstantial(value) || candidate.inFence else { return }
+        if let best, !Self.ranksBefore(rank, best) { return }
+        let node = SnapshotNode.complete(value)
+        if isRestart(to: node) {
+            restart = true
+            restarts += 1
+        }
+        shown = .fixed(node)
+        best = rank
+        changed = true
+    }
+
+    /// Whether a candidate still being read should replace what is shown.
+    private func shouldShow(_ candidate: Candidate) -> Bool {
+        guard candidate.parser.looksSubstantial || (candidate.inFence && !candidate.parser.stack.isEmpty) else { return false }
+        guard let best else { return true }
+        if shape != nil { return false }
+        if candidate.inFence != best.inFence { return candidate.inFence }
+        return candidate.parser.pos - candidate.parser.start > best.size
+    }
+
+    private mutating func show(_ candidate: Candidate, _ restart: inout Bool) {
+        if let node = candidate.parser.snapshot(), isRestart(to: node) {
+            restart = true
+            restarts += 1
+        }
+        shown = .active
+        shownVersion = candidate.parser.version
+        best = nil
+    }
+
+    private func isRestart(to node: SnapshotNode) -> Bool {
+        switch shown {
+        case .none: return false
+        case .fixed(let old): return !node.extends(old)
+        case .active:
+            guard let old = active?.parser.snapshot() else { return false }
+            return !node.extends(old)
+        }
+    }
+
+    private static func ranksBefore(_ lhs: Rank, _ rhs: Rank) -> Bool {
+        if lhs.score != rhs.score { return lhs.score > rhs.score }
+        if lhs.inFence != rhs.inFence { return lhs.inFence }
+        return lhs.size >= rhs.size
+    }
+}

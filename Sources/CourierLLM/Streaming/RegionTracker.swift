@@ -1,0 +1,76 @@
+import Foundation
+
+/// Finds, as bytes arrive, the regions ``CandidateFinder`` scans: prose between fences and the
+/// content of each fenced block. It mirrors `CandidateFinder.fences()` (an opening fence begins
+/// its line; a fence closes at the next triple backtick, wherever it is), so a candidate is
+/// parsed up to the same end as in the whole answer.
+struct RegionTracker {
+    enum Kind { case prose, header, fence }
+
+    private(set) var kind = Kind.prose
+    /// Where the current region's text begins.
+    private(set) var regionStart = 0
+    private var cursor = 0
+    private var openAt = 0
+
+    /// The current region's bytes known so far: up to `end`, and whether that is its true end.
+    struct Extent {
+        var end: Int
+        var isFinal: Bool
+        /// The region ends at `end` and another begins there (a fence opens or closes).
+        var isBoundary = false
+    }
+
+    /// Scans the bytes received so far; in `.header` state, moves to the fence when its first
+    /// line is complete. Returns the current region's extent.
+    mutating func scan(_ bytes: [UInt8], final: Bool) -> Extent {
+        if kind == .header {
+            var lineEnd = openAt + 3
+            while lineEnd < bytes.count, bytes[lineEnd] != ByteClass.newline, bytes[lineEnd] != UInt8(ascii: "{"),
+                bytes[lineEnd] != UInt8(ascii: "[")
+            { lineEnd += 1 }
+            if lineEnd >= bytes.count, !final { return Extent(end: openAt, isFinal: false) }
+            regionStart = lineEnd < bytes.count && bytes[lineEnd] == ByteClass.newline ? lineEnd + 1 : lineEnd
+            kind = .fence
+            cursor = regionStart
+        }
+        let opening = kind == .prose
+        while cursor + 2 < bytes.count {
+            let tick = UInt8(ascii: "`")
+            if bytes[cursor] == tick, bytes[cursor + 1] == tick, bytes[cursor + 2] == tick {
+                if !opening || Self.startsLine(bytes, cursor) { return Extent(end: cursor, isFinal: true, isBoundary: true) }
+                cursor += 3
+                continue
+            }
+            cursor += 1
+        }
+        // Only a trailing run of backticks may still become a fence.
+        var safe = bytes.count
+        while safe > cursor, bytes[safe - 1] == UInt8(ascii: "`") { safe -= 1 }
+        return Extent(end: final ? bytes.count : safe, isFinal: final)
+    }
+
+    /// The current region ended at the boundary ``scan(_:final:)`` returned: moves to the next.
+    mutating func nextRegion() {
+        switch kind {
+        case .prose:
+            openAt = cursor
+            kind = .header
+        case .fence, .header:
+            regionStart = cursor + 3
+            cursor = regionStart
+            kind = .prose
+        }
+    }
+
+    private static func startsLine(_ bytes: [UInt8], _ index: Int) -> Bool {
+        var cursor = index
+        while cursor > 0 {
+            let byte = bytes[cursor - 1]
+            if byte == ByteClass.newline { return true }
+            if byte != 0x20 && byte != 0x09 && byte != UInt8(ascii: ">") { return false }
+            cursor -= 1
+        }
+        return true
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// The value decoded so far, as a tree whose rightmost path may still be open. Built from the
+/// parser's stack in time proportional to its depth: complete children are shared, not copied.
+indirect enum SnapshotNode: Sendable {
+    case complete(JSONValue)
+    /// A string still being read: its bytes so far.
+    case openString([UInt8])
+    /// An array still being read: its complete elements, then the open one, if any.
+    case openArray([JSONValue], last: SnapshotNode?)
+    /// An object still being read: its complete members, then the open one, if any.
+    case openObject([JSONMember], lastKey: String?, last: SnapshotNode?)
+
+    /// The value with every open string, array and object closed where it stands.
+    var closedValue: JSONValue {
+        switch self {
+        case .complete(let value): return value
+        case .openString(let bytes): return .string(Self.decodedPrefix(bytes))
+        case .openArray(let elements, let last):
+            guard let last else { return .array(elements) }
+            return .array(elements + [last.closedValue])
+        case .openObject(let members, let key, let last):
+            guard let key, let last else { return .object(members) }
+            return .object(members + [JSONMember(key: key, value: last.closedValue)])
+        }
+    }
+
+    /// The text of the bytes of an open string, without a trailing incomplete UTF-8 sequence
+    /// (it may be completed by the next bytes).
+    static func decodedPrefix(_ bytes: [UInt8]) -> String {
+        var end = bytes.count
+        var back = 0
+        while back < 4, end - back - 1 >= 0 {
+            let byte = bytes[end - back - 1]
+            back += 1
+            guard byte & 0xC0 == 0x80 else {
+                let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+                if length > back { end -= back }
+                break
+            }
+        }
+        return String(decoding: bytes[0..<end], as: UTF8.self)
+    }
+
+    /// Compact JSON text, and how many of its last bytes close values that are still open.
+    func compactText() -> (text: String, openClosers: Int) {
+        var writer = JSONWriter()
+        var closers: [UInt8] = []
+        write(&writer, &closers)
+        writer.bytes.append(contentsOf: closers.reversed())
+        return (String(decoding: writer.bytes, as: UTF8.self), closers.count)
+    }
+
+    private func write(_ writer: inout JSONWriter, _ closers: inout [UInt8]) {
+        switch self {
+        case .complete(let value):
+            writer.write(value)
+        case .openString(let bytes):
+            writer.writeString(Self.decodedPrefix(bytes))
+            writer.bytes.removeLast()
+            closers.append(UInt8(ascii: "\""))
+        case .openArray(let elements, let last):
+            writer.write(.array(elements))
+            writer.bytes.removeLast()
+            closers.append(UInt8(ascii: "]"))
+            if let last {
+                if !elements.isEmpty { writer.bytes.append(UInt8(ascii: ",")) }
+                last.write(&writer, &closers)
+            }
+        case .openObject(let members, let key, let last):
+            writer.write(.object(members))
+            writer.bytes.removeLast()
+            closers.append(UInt8(ascii: "}"))
+            if let key, let last {
+                if !members.isEmpty { writer.bytes.append(UInt8(ascii: ",")) }
+                writer.writeString(key)
+                writer.bytes.append(UInt8(ascii: ":"))
+                last.write(&writer, &closers)
+            }
+        }
+    }
+}
+
+extension SnapshotNode {
+    /// Whether this value grows `earlier` without changing it (see `JSONSnapshot.extends`).
+    func extends(_ earlier: SnapshotNode) -> Bool {
+        let (old, closers) = earlier.compactText()
+        let oldBytes = Array(old.utf8)
+        let settled = Array(oldBytes.dropLast(closers))
+        // Inside an open string any byte may follow; after a number or literal, only a delimiter.
+        if closers > 0, oldBytes[settled.count] == ByteClass.quote { return compactText().text.utf8.starts(with: settled) }
+        let new = Array(compactText().text.utf8)
+        guard new.count >= settled.count, new[0..<settled.count].elementsEqual(settled) else { return false }
+        guard let last = settled.last, ByteClass.isWordByte(last) || last == UInt8(ascii: ".") else { return true }
+        guard settled.count < new.count else { return true }
+        let next = new[settled.count]
+        return !(ByteClass.isWordByte(next) || next == UInt8(ascii: ".") || next == UInt8(ascii: "-") || next == UInt8(ascii: "+"))
+    }
+}

@@ -1,0 +1,567 @@
+import Foundation
+
+/// ``TolerantParser`` turned inside out: the same decisions, taken on the bytes received so far,
+/// with its recursion kept as an explicit stack of open containers so the parse can stop at any
+/// byte and resume when more arrive.
+///
+/// Strings, whitespace and comments are consumed as they arrive; a decision that needs look-ahead
+/// (does this quote close the string? is this `[` a citation?) waits, through ``StreamWindow``,
+/// until the bytes it reads are all there, then comes out as ``TolerantParser`` would decide it.
+/// Short tokens (numbers, literals, unquoted keys and values) are handed to ``TolerantParser``
+/// itself once their end has arrived. Completed values are built once and kept: a snapshot of
+/// the value so far costs the depth of the open containers, not the size of the value.
+struct StreamingParser {
+    typealias Context = TolerantParser.Context
+
+    /// One open container.
+    struct Frame {
+        var isObject: Bool
+        var members: [JSONMember] = []
+        var elements: [JSONValue] = []
+        var orphans: [JSONValue] = []
+        var orphanIndex = 0
+        var expecting = true
+        /// The key of the member whose value is being read.
+        var key: String?
+        /// Where the member or element being read began (the parse falls back there on failure).
+        var itemStart = 0
+        /// The container being read is an orphan (an object where a key was expected).
+        var childIsOrphan = false
+        /// The container is inside an orphan: not shown until the whole decoder places it.
+        var hidden: Bool
+    }
+
+    /// Where the parser is.
+    enum Phase {
+        case value(Context, allowBare: Bool)
+        case string(QuoteKind, Context)
+        case loop
+        case afterKey
+        case afterValue
+        case done(JSONValue)
+        case failed
+    }
+
+    private enum Trivia { case none, lineComment, blockComment }
+
+    let start: Int
+    private(set) var pos: Int
+    private(set) var stack: [Frame] = []
+    private(set) var phase: Phase = .value(.topLevel, allowBare: false)
+    /// The bytes of the string being read.
+    private(set) var text: [UInt8] = []
+    private var trivia = Trivia.none
+    private var objectDepth = 0
+    private var arrayDepth = 0
+    /// Where the first container nested past ``TolerantParser/maxDepth`` began, if one did.
+    private(set) var tooDeepAt: Int?
+    /// Bumped whenever the visible value changes.
+    private(set) var version = 0
+    /// The value as it stood before a failure dropped part of it, until taken.
+    private var shrank: SnapshotNode?
+    /// A step that waited for look-ahead is retried once the bytes reach this index.
+    private var retryAt = 0
+
+    init(start: Int) {
+        self.start = start
+        self.pos = start
+    }
+
+    /// The value as it stood before a failure dropped part of what was shown, once.
+    mutating func takeShrank() -> SnapshotNode? {
+        defer { shrank = nil }
+        return shrank
+    }
+
+    var isDone: Bool {
+        if case .done = phase { return true }
+        return false
+    }
+
+    var isFailed: Bool {
+        if case .failed = phase { return true }
+        return false
+    }
+
+    /// Parses as far as the window allows.
+    mutating func advance(_ window: StreamWindow) {
+        if !window.isFinal, window.end < retryAt { return }
+        while true {
+            switch phase {
+            case .done, .failed: return
+            default: break
+            }
+            let stepStart = pos
+            do {
+                try step(window)
+            } catch {
+                // Waiting for look-ahead: retry once the bytes have grown by half of what the
+                // step read, so a long token is re-read a bounded number of times (linear).
+                retryAt = window.end + max(1, (window.end - stepStart) / 2)
+                return
+            }
+        }
+    }
+
+    private mutating func step(_ window: StreamWindow) throws(NeedMore) {
+        switch phase {
+        case .value(let context, let allowBare): try readValue(context, allowBare: allowBare, window)
+        case .string(let kind, let context): try readString(kind, context, window)
+        case .loop: try stack[stack.count - 1].isObject ? readObjectItem(window) : readArrayItem(window)
+        case .afterKey: try readAfterKey(window)
+        case .afterValue: try readAfterValue(window)
+        case .done, .failed: return
+        }
+    }
+
+    // MARK: Values
+
+    private mutating func readValue(_ context: Context, allowBare: Bool, _ window: StreamWindow) throws(NeedMore) {
+        try skipTrivia(window)
+        if try window.atEnd(pos) {
+            missing()
+            return
+        }
+        let byte = window.bytes[pos]
+        let word = allowBare && ByteClass.isWordByte(byte)
+        switch byte {
+        case UInt8(ascii: "{"):
+            push(isObject: true)
+        case UInt8(ascii: "["):
+            if context != .topLevel, let (url, after) = try window.markdownLink(at: pos) {
+                pos = after
+                deliver(.string(url))
+            } else {
+                push(isObject: false)
+            }
+        case ByteClass.quote, ByteClass.apostrophe, 0xE2:
+            if let (kind, length) = try window.quoteKind(at: pos) {
+                pos += length
+                text.removeAll(keepingCapacity: true)
+                phase = .string(kind, context)
+                if isVisible(context) { version += 1 }
+            } else if word {
+                try readToken(context, allowBare: true, window)
+            } else {
+                fail()
+            }
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."):
+            try readToken(context, allowBare: word, window)
+        default:
+            if ByteClass.isASCIILetter(byte) || word {
+                try readToken(context, allowBare: word, window)
+            } else {
+                fail()
+            }
+        }
+    }
+
+    /// A number, literal or bare word: read by ``TolerantParser`` once its end has arrived.
+    private mutating func readToken(_ context: Context, allowBare: Bool, _ window: StreamWindow) throws(NeedMore) {
+        let tokenEnd = try window.runEnd(from: pos) { byte in
+            ByteClass.isWordByte(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
+        }
+        if allowBare {
+            _ = try window.runEnd(from: tokenEnd) { byte in
+                byte != UInt8(ascii: ",") && byte != UInt8(ascii: "}") && byte != UInt8(ascii: "]") && byte != ByteClass.newline
+                    && byte != ByteClass.quote && byte != UInt8(ascii: "{") && byte != UInt8(ascii: "[")
+            }
+        }
+        var parser = TolerantParser(bytes: window.bytes, start: pos, end: window.end)
+        let parsed = parser.parseValue(context, depth: stack.count, allowBare: allowBare)
+        pos = parser.pos
+        switch parsed {
+        case .value(let value)?: deliver(value)
+        case .missing?: missing()
+        case nil: fail()
+        }
+    }
+
+    private mutating func readString(_ kind: QuoteKind, _ context: Context, _ window: StreamWindow) throws(NeedMore) {
+        let bytes = window.bytes
+        let visible = isVisible(context)
+        while true {
+            let runStart = pos
+            while pos < window.end, kind.isPlain(bytes[pos]) { pos += 1 }
+            if pos > runStart {
+                text.append(contentsOf: bytes[runStart..<pos])
+                if visible { version += 1 }
+            }
+            if try window.atEnd(pos) { break }
+            let byte = bytes[pos]
+            if byte == ByteClass.backslash {
+                if try window.atEnd(pos + 1) {
+                    pos = window.end
+                    break
+                }
+                // `\u` with a surrogate pair reads 12 bytes, `\U` 10: wait for them (or the end).
+                let letter = bytes[pos + 1]
+                if letter == UInt8(ascii: "u") || letter == UInt8(ascii: "x") || letter == UInt8(ascii: "U") {
+                    _ = try window.atEnd(pos + 11)
+                }
+                var parser = TolerantParser(bytes: bytes, start: pos, end: window.end)
+                parser.appendEscape(kind)
+                text.append(contentsOf: parser.scratch)
+                pos = parser.pos
+                if visible { version += 1 }
+                continue
+            }
+            if let closeLength = try window.closingLength(kind, at: pos) {
+                if try window.isClosing(after: pos + closeLength, context) {
+                    pos += closeLength
+                    let value = String(decoding: text, as: UTF8.self)
+                    text.removeAll(keepingCapacity: true)
+                    if context == .objectKey {
+                        stack[stack.count - 1].key = value
+                        phase = .afterKey
+                    } else {
+                        deliver(.string(value))
+                    }
+                    return
+                }
+                text.append(contentsOf: bytes[pos..<(pos + closeLength)])
+                pos += closeLength
+                if visible { version += 1 }
+                continue
+            }
+            text.append(byte)
+            pos += 1
+            if visible { version += 1 }
+        }
+        // The region ended inside the string (`atEnd` only answers true once it is final).
+        let value = String(decoding: text, as: UTF8.self)
+        text.removeAll(keepingCapacity: true)
+        if context == .objectKey {
+            missing()
+        } else {
+            deliver(.string(value))
+        }
+    }
+
+    // MARK: Containers
+
+    private mutating func readObjectItem(_ window: StreamWindow) throws(NeedMore) {
+        try skipTrivia(window)
+        if try window.atEnd(pos) {
+            close()
+            return
+        }
+        let bytes = window.bytes
+        let top = stack.count - 1
+        switch bytes[pos] {
+        case UInt8(ascii: "}"):
+            pos += 1
+            close()
+        case UInt8(ascii: "]"):
+            if arrayDepth == 0 { pos += 1 }
+            close()
+        case UInt8(ascii: ","):
+            stack[top].expecting = true
+            pos += 1
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            stack[top].itemStart = pos
+            stack[top].childIsOrphan = true
+            phase = .value(.arrayElement, allowBare: false)
+        default:
+            stack[top].itemStart = pos
+            if let (kind, length) = try window.quoteKind(at: pos) {
+                pos += length
+                text.removeAll(keepingCapacity: true)
+                phase = .string(kind, .objectKey)
+                return
+            }
+            guard ByteClass.isWordByte(bytes[pos]) else {
+                closeOrFail()
+                return
+            }
+            _ = try window.runEnd(from: pos) { byte in
+                ByteClass.isWordByte(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            }
+            var parser = TolerantParser(bytes: bytes, start: pos, end: window.end)
+            guard case .value(.string(let key))? = parser.parseKey() else {
+                closeOrFail()
+                return
+            }
+            pos = parser.pos
+            stack[top].key = key
+            phase = .afterKey
+        }
+    }
+
+    private mutating func readAfterKey(_ window: StreamWindow) throws(NeedMore) {
+        try skipTrivia(window)
+        if try window.atEnd(pos) {
+            stack[stack.count - 1].key = nil
+            close()
+            return
+        }
+        let byte = window.bytes[pos]
+        if byte == UInt8(ascii: ":") {
+            pos += 1
+            phase = .value(.objectValue, allowBare: true)
+        } else if try startsValue(byte, window) {
+            phase = .value(.objectValue, allowBare: false)
+        } else {
+            stack[stack.count - 1].key = nil
+            closeOrFail()
+        }
+    }
+
+    private func startsValue(_ byte: UInt8, _ window: StreamWindow) throws(NeedMore) -> Bool {
+        switch byte {
+        case ByteClass.quote, ByteClass.apostrophe, UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "-"):
+            return true
+        default:
+            if ByteClass.isDigit(byte) || ByteClass.isASCIILetter(byte) { return true }
+            return try window.isSmartQuote(at: pos)
+        }
+    }
+
+    private mutating func readArrayItem(_ window: StreamWindow) throws(NeedMore) {
+        try skipTrivia(window)
+        if try window.atEnd(pos) {
+            close()
+            return
+        }
+        let top = stack.count - 1
+        switch window.bytes[pos] {
+        case UInt8(ascii: "]"):
+            pos += 1
+            close()
+        case UInt8(ascii: "}"):
+            if objectDepth == 0 { pos += 1 }
+            close()
+        case UInt8(ascii: ","):
+            stack[top].expecting = true
+            pos += 1
+        default:
+            stack[top].itemStart = pos
+            phase = .value(.arrayElement, allowBare: false)
+        }
+    }
+
+    private mutating func readAfterValue(_ window: StreamWindow) throws(NeedMore) {
+        let inObject = stack[stack.count - 1].isObject
+        while true {
+            try skipTrivia(window)
+            if try window.atEnd(pos) { break }
+            let byte = window.bytes[pos]
+            if byte == UInt8(ascii: "[") || byte == 0xE3, let next = try window.citationEnd(from: pos, requireLink: !inObject) {
+                pos = next
+            } else if byte == UInt8(ascii: "("), let next = try window.parenthesisEnd(from: pos) {
+                pos = next
+            } else {
+                break
+            }
+        }
+        phase = .loop
+    }
+
+    // MARK: Trivia
+
+    /// Mirrors `TolerantParser.skipTrivia()`, resumable inside a comment.
+    private mutating func skipTrivia(_ window: StreamWindow) throws(NeedMore) {
+        let bytes = window.bytes
+        while true {
+            switch trivia {
+            case .lineComment:
+                while pos < window.end, bytes[pos] != ByteClass.newline { pos += 1 }
+                if try window.atEnd(pos) { return }
+                trivia = .none
+            case .blockComment:
+                while pos < window.end {
+                    if bytes[pos] == UInt8(ascii: "*") {
+                        if try window.atEnd(pos + 1) {
+                            pos = window.end
+                            return
+                        }
+                        if bytes[pos + 1] == UInt8(ascii: "/") { break }
+                    }
+                    pos += 1
+                }
+                if try window.atEnd(pos) {
+                    trivia = .none
+                    return
+                }
+                pos += 2
+                trivia = .none
+            case .none:
+                break
+            }
+            if try window.atEnd(pos) { return }
+            let byte = bytes[pos]
+            switch byte {
+            case 0x20, 0x0A, 0x0D, 0x09:
+                pos += 1
+            case UInt8(ascii: "/"):
+                guard try window.startsComment(at: pos) else { return }
+                if bytes[pos + 1] == UInt8(ascii: "/") {
+                    trivia = .lineComment
+                } else {
+                    pos += 2
+                    trivia = .blockComment
+                }
+            case UInt8(ascii: "*"):
+                pos += 1
+            case UInt8(ascii: "#"):
+                trivia = .lineComment
+            case 0xC2, 0xEF, 0xE2:
+                let length = byte == 0xC2 ? 2 : 3
+                if try window.atEnd(pos + length - 1) { return }
+                let isSpace =
+                    (byte == 0xC2 && bytes[pos + 1] == 0xA0) || (byte == 0xEF && bytes[pos + 1] == 0xBB && bytes[pos + 2] == 0xBF)
+                    || (byte == 0xE2 && bytes[pos + 1] == 0x80 && bytes[pos + 2] == 0x8B)
+                guard isSpace else { return }
+                pos += length
+            default:
+                return
+            }
+        }
+    }
+
+    // MARK: Stack
+
+    private func isVisible(_ context: Context) -> Bool {
+        guard context != .objectKey, let top = stack.last else { return context != .objectKey }
+        return !top.hidden && !top.childIsOrphan
+    }
+
+    private mutating func push(isObject: Bool) {
+        guard stack.count < TolerantParser.maxDepth else {
+            if tooDeepAt == nil { tooDeepAt = pos }
+            fail()
+            return
+        }
+        let hidden = stack.last.map { $0.hidden || $0.childIsOrphan } ?? false
+        stack.append(Frame(isObject: isObject, hidden: hidden))
+        if isObject { objectDepth += 1 } else { arrayDepth += 1 }
+        pos += 1
+        phase = .loop
+        if !hidden { version += 1 }
+    }
+
+    /// Closes the innermost container and hands its value to the one around it.
+    private mutating func close() {
+        let frame = stack.removeLast()
+        let value: JSONValue
+        if frame.isObject {
+            objectDepth -= 1
+            var members = frame.members
+            if !frame.orphans.isEmpty {
+                members.insert(JSONMember(key: "", value: .array(frame.orphans), isOrphanGroup: true), at: frame.orphanIndex)
+            }
+            value = .object(members)
+        } else {
+            arrayDepth -= 1
+            value = .array(frame.elements)
+        }
+        deliver(value)
+    }
+
+    /// A value is complete: it becomes a member, an element, an orphan or the result.
+    private mutating func deliver(_ value: JSONValue) {
+        guard !stack.isEmpty else {
+            phase = .done(value)
+            version += 1
+            return
+        }
+        let top = stack.count - 1
+        if stack[top].isObject {
+            if stack[top].childIsOrphan {
+                if stack[top].orphans.isEmpty { stack[top].orphanIndex = stack[top].members.count }
+                if case .array(let items) = value { stack[top].orphans.append(contentsOf: items) } else { stack[top].orphans.append(value) }
+                stack[top].childIsOrphan = false
+            } else {
+                stack[top].members.append(JSONMember(key: stack[top].key ?? "", value: value))
+                stack[top].key = nil
+            }
+        } else {
+            stack[top].elements.append(value)
+        }
+        stack[top].expecting = false
+        if !stack[top].hidden { version += 1 }
+        phase = .afterValue
+    }
+
+    /// The region ended before a value began: the container around it closes.
+    private mutating func missing() {
+        guard !stack.isEmpty else {
+            phase = .failed
+            return
+        }
+        stack[stack.count - 1].key = nil
+        stack[stack.count - 1].childIsOrphan = false
+        close()
+    }
+
+    /// The item being read is not JSON: the container closes before it, or fails when it has
+    /// nothing to show (mirrors the fallbacks of `parseObject` and `parseArray`).
+    private mutating func closeOrFail() {
+        let top = stack.count - 1
+        let keep =
+            stack[top].isObject ? !stack[top].members.isEmpty : stack[top].elements.contains(where: \.isContainer)
+        if keep {
+            pos = stack[top].itemStart
+            stack[top].key = nil
+            stack[top].childIsOrphan = false
+            close()
+        } else {
+            failContainer()
+        }
+    }
+
+    /// The value being read is not JSON.
+    private mutating func fail() {
+        guard !stack.isEmpty else {
+            phase = .failed
+            return
+        }
+        if stack[stack.count - 1].childIsOrphan {
+            failContainer()
+        } else {
+            closeOrFail()
+        }
+    }
+
+    /// The innermost container is not JSON: its parent sees a failed value.
+    private mutating func failContainer() {
+        if shrank == nil { shrank = snapshot() }
+        let frame = stack.removeLast()
+        if frame.isObject { objectDepth -= 1 } else { arrayDepth -= 1 }
+        version += 1
+        fail()
+    }
+}
+
+extension StreamingParser {
+    /// The value read so far, or nil when nothing of it can be shown yet.
+    func snapshot() -> SnapshotNode? {
+        if case .done(let value) = phase { return .complete(value) }
+        var node: SnapshotNode?
+        if case .string(_, let context) = phase, context != .objectKey { node = .openString(text) }
+        for frame in stack.reversed() {
+            if frame.hidden {
+                node = nil
+                continue
+            }
+            if frame.isObject {
+                let key = frame.childIsOrphan ? nil : frame.key
+                node = .openObject(frame.members, lastKey: key, last: key == nil ? nil : node)
+            } else {
+                node = .openArray(frame.elements, last: node)
+            }
+        }
+        return node
+    }
+
+    /// Whether the value read so far is worth showing: more than a `[1]` footnote or a `{`
+    /// followed by prose (mirrors `CandidateFinder.isSubstantial`, counting open items).
+    var looksSubstantial: Bool {
+        if case .done(let value) = phase { return CandidateFinder.isSubstantial(value) }
+        guard let root = stack.first else { return false }
+        let openChild = stack.count > 1 || { if case .string = phase { return true } else { return false } }()
+        if root.isObject { return !root.members.isEmpty || (root.key != nil && openChild) }
+        if root.elements.count >= 2 || root.elements.first?.isContainer == true { return true }
+        return stack.count > 1
+    }
+}
