@@ -3,7 +3,7 @@
 #
 #   Scripts/test.sh            (from anywhere; a fresh clone needs nothing else)
 #
-# 1. Python's test peers (icalendar, websockets, pproxy: Scripts/test-requirements.txt) in a virtual
+# 1. Python's test peers (icalendar, websockets, pproxy, haralyzer: Scripts/test-requirements.txt) in a virtual
 #    environment of the repository's own, .build-python/, put first on PATH for the tests.
 # 2. The library's tests, every trait on (Combine, WebSocket, SQLite), against the sandbox
 #    server (Sandbox/, by path): every suite in parallel, then the suites tagged `.timing` (their
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 
 venv="$root/.build-python"
-if ! "$venv/bin/python3" -c "import icalendar, websockets.asyncio.server, pproxy" 2>/dev/null; then
+if ! "$venv/bin/python3" -c "import icalendar, websockets.asyncio.server, pproxy, haralyzer" 2>/dev/null; then
   echo "test.sh: installing the Python test peers into .build-python (Scripts/test-requirements.txt)"
   python3 -m venv "$venv"
   "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check -r Scripts/test-requirements.txt

@@ -88,6 +88,8 @@ struct RequestCommand: AsyncParsableCommand {
         help: "Print the curl command that sends this request (after the jar and other options shaped it) and send nothing; credentials redacted.")
     var curl = false
     @Flag(name: .long, help: "With --curl: show credentials (Authorization, cookies, API keys) instead of <redacted>.") var curlWithSecrets = false
+    @Option(name: .long, help: "Write a HAR 1.2 log of every HTTP exchange (each attempt, each redirect hop) to FILE; credentials redacted.")
+    var har: String?
     @Option(name: .customLong("max-redirs"), help: "Follow at most N redirects (default 10); one more fails (exit 10), as curl's.")
     var maxRedirects: Int?
     @Flag(name: .long, help: "Pretty-print a JSON body even when stdout is not a terminal.") var pretty = false
@@ -184,6 +186,8 @@ struct RequestCommand: AsyncParsableCommand {
                 throw ValidationError("--cache: cannot use '\(cache)' as a cache directory (\(error.localizedDescription))")
             }
         }
+        // Next to the transport: it sees every exchange, as sent.
+        if let har { configuration.middlewares.append(HARRecorder(file: URL(fileURLWithPath: har))) }
         let client = NetworkClient(configuration: configuration)
         let redactor = Redactor()
         if curl || curlWithSecrets {
