@@ -45,14 +45,14 @@ instructions() {
 
 echo "instructions per request (callgrind; GET /json decoded, 1 in flight; ($n2 − $n1) requests):"
 declare -A per
-for index in 0 2 8 3 4; do
+for index in 0 2 8 3 4 9; do
   a=$(instructions "$index" "$n1")
   b=$(instructions "$index" "$n2")
   [ -n "$a" ] && [ -n "$b" ] || exit 1
   per[$index]=$(( (b - a) / (n2 - n1) ))
 done
-name() { case $1 in 0) echo "raw AsyncHTTPClient";; 2) echo "Courier (HTTPClientTransport)";; 3) echo "Courier + a middleware (streamed body)";; 8) echo "Courier, body as HTTPBody (no buffered path)";; 4) echo "Courier (stock OpenAPI AHC transport)";; esac; }
-for index in 0 2 8 3 4; do
+name() { case $1 in 0) echo "raw AsyncHTTPClient";; 2) echo "Courier (HTTPClientTransport)";; 3) echo "Courier + a middleware (streamed body)";; 8) echo "Courier, body as HTTPBody (no buffered path)";; 4) echo "Courier (stock OpenAPI AHC transport)";; 9) echo "Courier + MetricsObserver";; esac; }
+for index in 0 2 8 3 4 9; do
   printf '  %-42s %9d  %.3f×\n' "$(name "$index")" "${per[$index]}" "$(echo "${per[$index]} / ${per[0]}" | bc -l)"
 done
 ratio=$(echo "${per[2]} / ${per[0]}" | bc -l)

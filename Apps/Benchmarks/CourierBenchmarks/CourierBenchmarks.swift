@@ -93,11 +93,14 @@ struct CourierBenchmarks {
         try await sampleClient.shutdown()
         let endpoint = StoryEndpoint(baseURL: base)
 
-        @Sendable func courier(middlewares: [any ClientMiddleware], buffered: Bool = true) -> Instance {
+        @Sendable func courier(middlewares: [any ClientMiddleware], buffered: Bool = true, observers: [any CallObserver] = []) -> Instance {
             var settings = HTTPClientTransport.Settings()
             settings.connectionsPerHost = 64
             let transport = HTTPClientTransport(settings: settings)
-            let client = NetworkClient(transport: buffered ? transport : StreamedBodyOnly(base: transport), middlewares: middlewares)
+            var configuration = NetworkClient.Configuration(
+                transport: buffered ? transport : StreamedBodyOnly(base: transport), middlewares: middlewares)
+            configuration.observers = observers
+            let client = NetworkClient(configuration: configuration)
             return Instance(
                 call: {
                     let story = try await client.request(endpoint, as: Story.self)
@@ -158,6 +161,9 @@ struct CourierBenchmarks {
             // Index 8: the buffered path's worth, alone — the same client and transport, no
             // middleware, but the body handed over as an `HTTPBody` and collected by the client.
             Contender(name: "Courier, body as HTTPBody (no buffered path)") { courier(middlewares: [], buffered: false) },
+            // Index 9: every call's events recorded and reported to swift-metrics (no backend
+            // bootstrapped: the no-op factory; the recording and the observer's task are counted).
+            Contender(name: "Courier + MetricsObserver") { courier(middlewares: [], observers: [MetricsObserver()]) },
         ]
 
         let environment = ProcessInfo.processInfo.environment

@@ -18,8 +18,6 @@ struct StreamingParser {
         var isObject: Bool
         var members: [JSONMember] = []
         var elements: [JSONValue] = []
-        var orphans: [JSONValue] = []
-        var orphanIndex = 0
         var expecting = true
         /// The key of the member whose value is being read.
         var key: String?
@@ -446,11 +444,10 @@ struct StreamingParser {
         let value: JSONValue
         if frame.isObject {
             objectDepth -= 1
-            var members = frame.members
-            if !frame.orphans.isEmpty {
-                members.insert(JSONMember(key: "", value: .array(frame.orphans), isOrphanGroup: true), at: frame.orphanIndex)
-            }
-            value = .object(members)
+            // Orphans (objects where a key was expected) are placed by the whole-answer decoder at
+            // `finish()`, never shown in a snapshot: a group inserted among members already shown
+            // would not be a growth of the last snapshot (found by LLMFuzz).
+            value = .object(frame.members)
         } else {
             arrayDepth -= 1
             value = .array(frame.elements)
@@ -468,8 +465,7 @@ struct StreamingParser {
         let top = stack.count - 1
         if stack[top].isObject {
             if stack[top].childIsOrphan {
-                if stack[top].orphans.isEmpty { stack[top].orphanIndex = stack[top].members.count }
-                if case .array(let items) = value { stack[top].orphans.append(contentsOf: items) } else { stack[top].orphans.append(value) }
+                // An orphan: left to the whole decoder (see `close()`).
                 stack[top].childIsOrphan = false
             } else {
                 stack[top].members.append(JSONMember(key: stack[top].key ?? "", value: value))
