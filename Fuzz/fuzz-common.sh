@@ -86,7 +86,7 @@ module_sources() {
                 "$c"/Transfers/{ContentRange,LineSplitter,Data+Hex}.swift \
                 "$c/Decoding/ResponseDecoding.swift" "$c/Endpoint/MultipartFormData.swift"
             ;;
-        CourierLLM) ls "$SRC"/CourierLLM/*.swift ;;
+        CourierLLM) find "$SRC/CourierLLM" -name '*.swift' | LC_ALL=C sort ;;
         CourierLLMAdapter) ls "$SRC"/CourierLLMAdapter/*.swift ;;
         SeoulCultureAPI)
             ls "$SRC"/SeoulCultureAPI/SeoulJSONScanner*.swift

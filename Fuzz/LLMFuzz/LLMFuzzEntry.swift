@@ -85,5 +85,29 @@ public func llmFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
     _ = try? decoder.decode(FuzzNews.self, fromAnswer: text)
     _ = try? decoder.decode([Int].self, fromAnswer: text)
     _ = text.extractedJSON
+    checkStreaming(Array(UnsafeBufferPointer(start: data, count: size)), whole: try? decoder.extract(fromAnswer: text))
     return 0
+}
+
+/// The incremental decoder fed the same bytes in chunks (sizes drawn from the input itself) ends
+/// with what the whole-answer decoder gives, and its snapshots only grow between restarts.
+private func checkStreaming(_ bytes: [UInt8], whole: JSONExtraction?) {
+    var partial = PartialJSONDecoder()
+    var index = 0
+    var previous: JSONSnapshot?
+    while index < bytes.count {
+        let size = Int(bytes[index] % 17) + 1
+        let end = min(bytes.count, index + size)
+        if let update = partial.feed(bytes[index..<end]) {
+            if !update.isRestart, let previous, !update.snapshot.extends(previous) {
+                fatalError("a snapshot shrank without a restart: \(previous.json) → \(update.snapshot.json)")
+            }
+            previous = update.snapshot
+        }
+        index = end
+    }
+    let final = try? partial.finish()
+    guard final?.snapshot.json == whole?.json else {
+        fatalError("streamed \(final?.snapshot.json ?? "failure") ≠ whole \(whole?.json ?? "failure")")
+    }
 }
