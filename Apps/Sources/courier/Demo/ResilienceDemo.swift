@@ -43,11 +43,19 @@ enum ResilienceDemo {
         let key = UUID().uuidString.prefix(8)
         let retrying = NetworkClient(
             configuration: .init(baseURL: baseURL, middlewares: [RetryMiddleware(policy: RetryPolicy(baseDelay: .milliseconds(50)))]))
+        let timeline = CallTimeline()
         do {
-            let answer = try await retrying.request(ResilienceAPI.flaky(key: "demo-\(key)", failures: 2), as: Flaky.self)
+            let answer = try await timeline.recording {
+                try await retrying.request(ResilienceAPI.flaky(key: "demo-\(key)", failures: 2), as: Flaky.self)
+            }
             check(answer.attempt == 3, "GET /flaky (503 twice) with RetryMiddleware → 200 on attempt \(answer.attempt) (Retry-After honoured)")
+            // The call's waterfall: what `courier request --trace` prints.
+            let attempts = timeline.events.filter { if case .attemptStarted = $0.kind { true } else { false } }.count
+            let retries = timeline.events.filter { if case .retryScheduled = $0.kind { true } else { false } }.count
+            check(attempts == 3 && retries == 2, "its timeline: \(attempts) attempts, \(retries) retries scheduled —")
+            for line in timeline.waterfall().split(separator: "\n") { output("    " + line) }
         } catch {
-            check(false, "retry → \(error.log())")
+            check(false, "retry → \((error as? NetworkError)?.log() ?? "\(error)")")
         }
 
         let client = NetworkClient(configuration: .init(baseURL: baseURL))
