@@ -116,7 +116,7 @@ public final class NetworkClient: NetworkProviding, Sendable {
         guard timeline != nil || !observerFeeds.isEmpty else { return nil }
         var listeners: [@Sendable (CallEvent) -> Void] = []
         if let timeline { listeners.append { timeline.append($0) } }
-        for feed in observerFeeds { listeners.append { feed.send(.event($0)) } }
+        for feed in observerFeeds where feed.wantsEachEvent { listeners.append { feed.send(.event($0)) } }
         let recorder = CallRecorder(listeners: listeners)
         let url = Redactor(secrets: call.secrets).url(URLJoin.join(call.built.baseURL, call.built.request.path ?? "/"))
         recorder.record(.callStarted(method: call.built.request.method.rawValue, url: url))

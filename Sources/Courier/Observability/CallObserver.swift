@@ -1,14 +1,17 @@
 public import CourierTransportCore
+import Foundation
+import Synchronization
 
 /// Sees every call of a `NetworkClient`: each ``CallEvent`` as it happens and each call's whole
 /// timeline when it ends. Installed with `NetworkClient.Configuration.observers` (none by default).
 ///
-/// Observers run off the calls' path, each on a task of its own fed in order: a slow or stuck
-/// observer never stalls or fails a call (when it falls 4,096 events behind, the oldest
-/// undelivered ones are dropped).
+/// Observers run off the calls' path, each on a thread of its own fed in order: an observer
+/// that is slow, or blocks (a synchronous write, a lock), never stalls or fails a call, nor the
+/// tasks of the process (when it falls 4,096 items behind, the oldest undelivered are dropped).
 ///
 /// ```swift
 /// struct SlowCallLogger: CallObserver {
+///     var observesEachEvent: Bool { false }
 ///     func callEnded(_ events: [CallEvent]) {
 ///         guard let first = events.first, let last = events.last, last.at - first.at > .seconds(1) else { return }
 ///         print(events)
@@ -16,6 +19,9 @@ public import CourierTransportCore
 /// }
 /// ```
 public protocol CallObserver: Sendable {
+    /// Whether ``observe(_:)`` wants each event as it happens (true by default); an observer that
+    /// needs only whole timelines says false, and is fed once per call.
+    var observesEachEvent: Bool { get }
     /// One event of a call, in order for each call.
     func observe(_ event: CallEvent)
     /// A call ended (its last event is `callFinished`); all its events, in order.
@@ -23,39 +29,84 @@ public protocol CallObserver: Sendable {
 }
 
 extension CallObserver {
+    /// True: every event is delivered to ``observe(_:)``.
+    public var observesEachEvent: Bool { true }
     /// Does nothing.
     public func observe(_ event: CallEvent) {}
     /// Does nothing.
     public func callEnded(_ events: [CallEvent]) {}
 }
 
-/// Feeds one observer from a queue of its own, on a task of its own.
+/// Feeds one observer from a bounded queue, on a thread of its own — not a task: an observer
+/// that blocks would otherwise hold one of the few threads every task of the process runs on.
 final class ObserverFeed: Sendable {
     enum Item: Sendable {
         case event(CallEvent)
         case ended([CallEvent])
     }
 
-    private let continuation: AsyncStream<Item>.Continuation
+    /// Items not yet delivered, at most this many.
+    static let capacity = 4096
+
+    private struct Queue {
+        var items: [Item] = []
+        var head = 0
+        var closed = false
+    }
+
+    /// The queue and its signal, shared with the thread.
+    private final class Shared: Sendable {
+        let queue = Mutex(Queue())
+        let ready = DispatchSemaphore(value: 0)
+    }
+
+    private let shared = Shared()
+    /// Whether each event is sent, or only whole timelines.
+    let wantsEachEvent: Bool
 
     init(_ observer: any CallObserver) {
-        let (stream, continuation) = AsyncStream.makeStream(of: Item.self, bufferingPolicy: .bufferingNewest(4096))
-        self.continuation = continuation
-        Task.detached {
-            for await item in stream {
+        wantsEachEvent = observer.observesEachEvent
+        let shared = self.shared
+        let thread = Thread {
+            while true {
+                shared.ready.wait()
+                let next = shared.queue.withLock { queue -> Item?? in
+                    if queue.head < queue.items.count {
+                        let item = queue.items[queue.head]
+                        queue.head += 1
+                        if queue.head == queue.items.count { queue = Queue(items: [], head: 0, closed: queue.closed) }
+                        return .some(item)
+                    }
+                    return queue.closed ? .none : .some(nil)
+                }
+                guard let item = next else { return }  // closed and drained
                 switch item {
-                case .event(let event): observer.observe(event)
-                case .ended(let events): observer.callEnded(events)
+                case .event(let event)?: observer.observe(event)
+                case .ended(let events)?: observer.callEnded(events)
+                case nil: continue
                 }
             }
         }
+        thread.name = "courier.observer"
+        thread.start()
     }
 
     func send(_ item: Item) {
-        continuation.yield(item)
+        let added = shared.queue.withLock { queue -> Bool in
+            guard !queue.closed else { return false }
+            if queue.items.count - queue.head >= Self.capacity {
+                queue.head += 1  // the oldest undelivered item is dropped; its signal stays for the new one
+                queue.items.append(item)
+                return false
+            }
+            queue.items.append(item)
+            return true
+        }
+        if added { shared.ready.signal() }
     }
 
     deinit {
-        continuation.finish()
+        shared.queue.withLock { $0.closed = true }
+        shared.ready.signal()
     }
 }

@@ -185,13 +185,14 @@ struct CallTimelineTests {
     func observers() async throws {
         try await withSandbox { sandbox in
             let collector = Collector()
-            let stuck = Collector(stall: .seconds(2))
+            let stuck = Collector(stall: .milliseconds(500))
             var configuration = NetworkClient.Configuration(transport: NetworkClient.defaultTransport)
             configuration.observers = [collector, stuck]
             let client = NetworkClient(configuration: configuration)
             let started = ContinuousClock.now
             for _ in 0..<5 { _ = try await client.response(sandbox.get("/echo")) }
-            #expect(ContinuousClock.now - started < .seconds(2), "the stuck observer did not hold the calls")
+            #expect(
+                ContinuousClock.now - started < .milliseconds(500), "the stuck observer (500 ms per event, on its own thread) did not hold the calls")
             await eventually("the observer saw five calls end") { collector.seen.withLock { $0.ended.count } == 5 }
             let ended = collector.seen.withLock { $0.ended }
             #expect(ended.allSatisfy { $0.first.map { if case .callStarted = $0.kind { true } else { false } } == true })
