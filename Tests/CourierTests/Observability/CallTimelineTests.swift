@@ -169,30 +169,37 @@ struct CallTimelineTests {
         }
     }
 
-    /// Keeps what it is told; blocks its task for `stall` on every event (it must not slow the calls).
+    /// Keeps what it is told. With a gate, every `observe` blocks its thread until the gate opens
+    /// (the calls must not wait for it).
     final class Collector: CallObserver {
         let seen = Mutex<(events: Int, ended: [[CallEvent]])>((0, []))
-        let stall: Duration
-        init(stall: Duration = .zero) { self.stall = stall }
+        let gate: DispatchSemaphore?
+        init(gate: DispatchSemaphore? = nil) { self.gate = gate }
         func observe(_ event: CallEvent) {
-            if stall > .zero { Thread.sleep(forTimeInterval: Double(stall.components.seconds) + Double(stall.components.attoseconds) / 1e18) }
+            if let gate {
+                gate.wait()
+                gate.signal()  // once open, it stays open
+            }
             seen.withLock { $0.events += 1 }
         }
         func callEnded(_ events: [CallEvent]) { seen.withLock { $0.ended.append(events) } }
     }
 
-    @Test("observers see every event and each call's whole timeline, off the call's path: a stuck observer does not slow the calls")
+    @Test("observers see every event and each call's whole timeline, off the call's path: calls end while an observer is blocked")
     func observers() async throws {
         try await withSandbox { sandbox in
             let collector = Collector()
-            let stuck = Collector(stall: .milliseconds(500))
+            let gate = DispatchSemaphore(value: 0)
+            let stuck = Collector(gate: gate)
             var configuration = NetworkClient.Configuration(transport: NetworkClient.defaultTransport)
             configuration.observers = [collector, stuck]
             let client = NetworkClient(configuration: configuration)
-            let started = ContinuousClock.now
+            // The stuck observer is blocked on its first event and stays blocked while these run:
+            // were observers on the calls' path, these calls would never end.
             for _ in 0..<5 { _ = try await client.response(sandbox.get("/echo")) }
-            #expect(
-                ContinuousClock.now - started < .milliseconds(500), "the stuck observer (500 ms per event, on its own thread) did not hold the calls")
+            #expect(stuck.seen.withLock { $0.events } == 0, "still blocked")
+            gate.signal()
+            await eventually("the blocked observer catches up once released") { stuck.seen.withLock { $0.ended.count } == 5 }
             await eventually("the observer saw five calls end") { collector.seen.withLock { $0.ended.count } == 5 }
             let ended = collector.seen.withLock { $0.ended }
             #expect(ended.allSatisfy { $0.first.map { if case .callStarted = $0.kind { true } else { false } } == true })
