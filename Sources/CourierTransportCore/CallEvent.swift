@@ -1,7 +1,7 @@
 /// Something that happened to a call, at a monotonic time: its HTTP exchanges and every decision
 /// Courier's machinery made on its way (a retry and why, a cache hit, a wait for a token).
 ///
-/// A call's events make its timeline (``CallTimeline`` in Courier): `callStarted` first,
+/// A call's events make its timeline (`CallTimeline` in Courier): `callStarted` first,
 /// `callFinished` last, each HTTP exchange an `attemptStarted` … `responseHead` / `attemptFailed`
 /// … `bodyDone`, with the middlewares' decisions between them. ``attempt`` is the exchange an event
 /// belongs to (1 for the first), 0 before the first.

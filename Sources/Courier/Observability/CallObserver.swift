@@ -2,7 +2,7 @@ public import CourierTransportCore
 import Foundation
 import Synchronization
 
-/// Sees every call of a `NetworkClient`: each ``CallEvent`` as it happens and each call's whole
+/// Sees every call of a `NetworkClient`: each `CallEvent` as it happens and each call's whole
 /// timeline when it ends. Installed with `NetworkClient.Configuration.observers` (none by default).
 ///
 /// Observers run off the calls' path, each on a thread of its own fed in order: an observer
