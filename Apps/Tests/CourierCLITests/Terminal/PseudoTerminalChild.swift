@@ -34,10 +34,14 @@ final class PseudoTerminalChild: Sendable {
         // openpty opens the terminal side O_NOCTTY: it does not become this process's terminal.
         var master: Int32 = -1
         var terminal: Int32 = -1
-        guard openpty(&master, &terminal, nil, nil, nil) == 0, let name = ttyname(terminal) else {
-            throw Failure(step: "openpty", code: errno)
-        }
-        let path = String(cString: name)
+        guard openpty(&master, &terminal, nil, nil, nil) == 0 else { throw Failure(step: "openpty", code: errno) }
+        // `ttyname_r`, not `ttyname`: the latter returns a buffer shared by every thread, and
+        // parallel tests opening terminals at once read each other's names (a child then got
+        // another test's terminal, or a half-written path: "no prompt", ENOENT).
+        var name = [CChar](repeating: 0, count: 256)
+        let named = ttyname_r(terminal, &name, name.count)
+        guard named == 0 else { throw Failure(step: "ttyname_r", code: named) }
+        let path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         _ = fcntl(master, F_SETFD, FD_CLOEXEC)
         _ = fcntl(terminal, F_SETFD, FD_CLOEXEC)
 
