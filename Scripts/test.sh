@@ -27,11 +27,12 @@ if [ $# -gt 0 ]; then
   swift test --enable-all-traits "$@"
 else
   # Suites tagged `.timing` (Tests/IntegrationTestSupport/TimingTag.swift: wall-clock upper bounds)
+  # or `.cpuBound` (seconds of parsing that would hold the few threads the other suites need)
   # run in a second pass, one test at a time, so that the first pass's hundred parallel suites
   # cannot stall them for seconds; their names are read off the tag, never listed by hand.
-  timed=$(awk '/@Suite\(.*\.tags\(.*\.timing/ {f=1; next}
+  timed=$(awk '/@Suite\(.*\.tags\(.*\.(timing|cpuBound)/ {f=1; next}
     f && match($0, /(struct|class|enum) [A-Za-z0-9_]+/) {s=substr($0, RSTART, RLENGTH); sub(/.* /, "", s); print s; f=0}' \
-    $(grep -rl --include='*.swift' 'tags(.*\.timing' Tests) | sort | paste -sd'|')
+    $(grep -rlE --include='*.swift' 'tags\(.*\.(timing|cpuBound)' Tests) | sort | paste -sd'|')
   [ -n "$timed" ] || { echo "test.sh: no suite tagged .timing found" >&2; exit 1; }
   pattern="\.($timed)(/|\$)"
   echo "test.sh: the library, every suite but the timed ones (swift test --enable-all-traits --skip '$pattern')"

@@ -1,9 +1,10 @@
 import Foundation
+import IntegrationTestSupport
 import Testing
 
 @testable import CourierLLM
 
-@Suite("Partial JSON decoding")
+@Suite("Partial JSON decoding", .tags(.cpuBound))
 struct PartialJSONDecoderTests {
     static let corpus = (try? Corpus.load()) ?? []
 
