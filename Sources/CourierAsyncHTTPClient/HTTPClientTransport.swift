@@ -273,7 +273,8 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
     /// The client for streams with `idleTimeout`, made on first use with this transport's
     /// settings — without decompression: an event stream is not worth compressing (gzip holds
     /// events back to fill its blocks), and the decompressor costs 7% of the CPU per body part
-    /// even when nothing is compressed (measured with perf).
+    /// even when nothing is compressed (measured with perf) — and reading up to 256 KiB at a time
+    /// (``readInLargerPieces(_:)``).
     private func streamingClient(idleTimeout: Duration?) -> HTTPClient? {
         guard let settings else { return nil }
         return streamingClients.withLock { clients in
@@ -282,9 +283,31 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
             settings.readTimeout = idleTimeout
             var configuration = Self.configuration(settings)
             configuration.decompression = .disabled
+            Self.readInLargerPieces(&configuration)
             let client = HTTPClient(eventLoopGroup: self.client.eventLoopGroup, configuration: configuration)
             clients[idleTimeout] = client
             return client
+        }
+    }
+
+    /// Streams read up to 256 KiB per read (SwiftNIO's default stops at 64 KiB), set on each new
+    /// connection before its first request (in front of any TLS pin check already there).
+    ///
+    /// AsyncHTTPClient hands a streamed body over one read at a time (its back-pressure marks are
+    /// 1 and 1: the reading task asks the event loop for each next part), so bigger reads mean
+    /// fewer hand-overs and system calls per megabyte. Measured (1 GiB download over loopback to
+    /// a file, release, median of 7, twice): 0.874 and 0.900 s with 64 KiB reads, 0.595 and 0.631 s
+    /// with 256 KiB; `curl -o` in the same runs 0.797 and 0.853 s. The allocator adapts: a stream
+    /// of small events keeps small buffers.
+    private static func readInLargerPieces(_ configuration: inout HTTPClient.Configuration) {
+        let allocator = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 64 * 1024, maximum: 256 * 1024)
+        for version in [\HTTPClient.Configuration.http1_1ConnectionDebugInitializer, \.http2ConnectionDebugInitializer] {
+            let next = configuration[keyPath: version]
+            configuration[keyPath: version] = { channel in
+                channel.setOption(ChannelOptions.recvAllocator, value: allocator).flatMap {
+                    next?(channel) ?? channel.eventLoop.makeSucceededVoidFuture()
+                }
+            }
         }
     }
 
@@ -299,7 +322,10 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
             var settings = settings
             if let stream { settings.readTimeout = stream }
             var configuration = Self.configuration(settings)
-            if stream != nil { configuration.decompression = .disabled }
+            if stream != nil {
+                configuration.decompression = .disabled
+                Self.readInLargerPieces(&configuration)
+            }
             switch proxy.kind {
             case .http:
                 let authorization = proxy.username.map { HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "") }

@@ -93,6 +93,7 @@ final class PartialDownload {
 
     /// Closes the partial file (releasing the lock); the files stay for a later resume.
     func release() {
+        WriteBack.drain()
         _ = close(descriptor)
     }
 
@@ -127,6 +128,7 @@ final class PartialDownload {
     func reset() throws(NetworkError) {
         // The bytes first, then their state: killed in between, no old bytes are left without the
         // state that says which version they are (they would be taken as the new one's beginning).
+        WriteBack.drain()
         guard ftruncate(descriptor, 0) == 0 else { throw Self.failure(partialPath, "truncate") }
         size = 0
         writtenBack = 0
@@ -135,9 +137,10 @@ final class PartialDownload {
 
     /// Appends `bytes` to the partial file.
     ///
-    /// On Linux, every 4 MiB the kernel is asked to start writing the new bytes to disk
-    /// (`sync_file_range`, without waiting), so the final `fsync` has little left to do: measured
-    /// on ext4, a 1 GiB download's final sync went from about 240–360 ms to a few.
+    /// Every 4 MiB the kernel is asked to start writing the new bytes to disk (``WriteBack``, on
+    /// Linux: `sync_file_range`, without waiting, on a thread of its own), so the final `fsync` has
+    /// little left to do: measured on ext4, a 1 GiB download's final sync went from about 240–360 ms
+    /// to a few.
     ///
     /// The bytes are written as the transport hands them over (64 KiB reads from AsyncHTTPClient),
     /// not gathered into bigger writes: measured on ext4 in a VM (1 GiB over loopback), 256 KiB and
@@ -147,26 +150,27 @@ final class PartialDownload {
     func append(_ bytes: ArraySlice<UInt8>) throws(NetworkError) {
         let descriptor = self.descriptor
         let offset = size
-        guard bytes.withUnsafeBytes({ Self.writeAll(descriptor, $0, at: offset) }) else { throw Self.failure(partialPath, "write") }
+        let written = bytes.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let piece = min(raw.count - done, Self.writeSize)
+                guard Self.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: raw[done..<done + piece]), at: offset + Int64(done)) else {
+                    return false
+                }
+                done += piece
+            }
+            return true
+        }
+        guard written else { throw Self.failure(partialPath, "write") }
         size += Int64(bytes.count)
-        #if os(Linux)
         if size - writtenBack >= Self.writeBackStep {
-            _ = Self.syncFileRange?(descriptor, writtenBack, size - writtenBack, Self.syncFileRangeWrite)
+            WriteBack.request(descriptor, from: writtenBack, count: size - writtenBack)
             writtenBack = size
         }
-        #endif
     }
 
-    #if os(Linux)
-    /// glibc's `sync_file_range`, which its Swift module does not export (it is a `_GNU_SOURCE`
-    /// declaration): looked up once by name; nil where it is missing (the final `fsync` still syncs).
-    private static let syncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "sync_file_range") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self)
-    }()
-    /// `SYNC_FILE_RANGE_WRITE`: start writing back, do not wait.
-    private static let syncFileRangeWrite: UInt32 = 2
-    #endif
+    /// The largest single write.
+    private static let writeSize = 64 * 1024
 
     /// Where the last write-back request ended.
     private var writtenBack: Int64 = 0
@@ -204,6 +208,7 @@ final class PartialDownload {
     /// syncs the directory.
     func finish() throws(NetworkError) {
         _ = fchmod(descriptor, 0o666 & ~Self.umaskValue)
+        WriteBack.drain()
         guard fsync(descriptor) == 0 else { throw Self.failure(partialPath, "sync") }
         guard rename(partialPath, target) == 0 else { throw Self.failure(target, "rename") }
         _ = unlink(statePath)
