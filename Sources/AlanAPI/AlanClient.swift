@@ -1,6 +1,6 @@
 public import Courier
 import CourierLLM
-import CourierLLMAdapter
+public import CourierLLMAdapter
 public import Foundation
 import HTTPTypes
 public import Logging
@@ -115,6 +115,30 @@ public struct AlanClient: Sendable {
         )
     }
 
+    /// Streams the answer to `prompt` decoded as `T` while its tokens arrive: a
+    /// `.partial(snapshot, restart:)` each time the JSON decoded so far changes (CourierLLM's
+    /// `PartialJSONDecoder`: the whole-answer decoder's repairs, fed token by token), then
+    /// `.complete(value)` — decoded from the service's `complete` frame as ``ask(_:as:task:)``
+    /// decodes an answer, so the two agree. An answer without JSON ends in
+    /// `NetworkError.modelRefusal(_:)`.
+    ///
+    /// ```swift
+    /// for try await update in alan.stream(CoinPrompts.weekly(for: .bitcoin), as: CoinWeekly.self, task: .coinReport) {
+    ///     if let draft = update.snapshot?.decode(CoinWeekly.Partial.self).value { show(draft) }
+    ///     if let weekly = update.value { show(weekly) }
+    /// }
+    /// ```
+    public func stream<T: Decodable & Sendable>(_ prompt: String, as type: T.Type, task: AlanTask? = nil) -> AlanPartialStream<T> {
+        let pieces = stream(prompt, task: task).compactMap { event -> LLMTextPiece? in
+            switch event {
+            case .progress: nil
+            case .token(let token): .delta(token)
+            case .complete(let answer): .whole(answer)
+            }
+        }
+        return LLMPartialStream(pieces, as: T.self, decoder: network.configuration.decoder)
+    }
+
     /// Clears the conversation of `task` (`DELETE /api/v1/reset-state`).
     public func reset(task: AlanTask? = nil) async throws(NetworkError) {
         let clientID = try clientIDs.clientID(for: task ?? defaultTask)
@@ -176,3 +200,6 @@ public struct AlanClient: Sendable {
         }
     }
 }
+
+/// The typed partials of ``AlanClient/stream(_:as:task:)``.
+public typealias AlanPartialStream<T: Decodable & Sendable> = LLMPartialStream<AsyncCompactMapSequence<AlanStream, LLMTextPiece>, T>

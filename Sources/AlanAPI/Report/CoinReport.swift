@@ -1,5 +1,6 @@
 import Courier
 import CourierConcurrency
+import CourierLLM
 import Foundation
 import Synchronization
 
@@ -28,9 +29,16 @@ public final class CoinReport<C: Clock>: Sendable where C.Duration == Duration {
 
     /// A report on `coin` from `source`, revealed `interval` apart on `clock`; `onChange` gets
     /// every state change (from background tasks).
+    ///
+    /// With `streaming`, each section is asked through the source's streaming methods and is
+    /// revealed at its first partial value (in its turn, `interval` after the section above
+    /// appeared); its fields then fill in (``CoinReportSnapshot/overviewDraft`` …) while its
+    /// state stays `.loading`, until the final state replaces the draft. `FetchState` gains no
+    /// case: the draft sits beside the state, so code that switches over the seed's four states
+    /// keeps working.
     public init(
         coin: Coin, source: any CoinReportSource, cache: (any CoinOverviewCache)? = nil,
-        interval: Duration = .milliseconds(350), clock: C,
+        interval: Duration = .milliseconds(350), clock: C, streaming: Bool = false,
         onChange: @escaping @Sendable (CoinSection, CoinReportSnapshot) -> Void = { _, _ in }
     ) {
         self.coin = coin
@@ -39,22 +47,52 @@ public final class CoinReport<C: Clock>: Sendable where C.Duration == Duration {
         self.store = store
         let overview = RevealSection(
             CoinSection.overview.rawValue,
-            operation: { () async throws -> CoinOverview in
+            operation: { (partial: @escaping @Sendable (JSONSnapshot) async -> Void) async throws -> CoinOverview in
                 if let cached = cache?.overview(for: coin) {
                     store.markCached(true)
                     return cached
                 }
                 store.markCached(false)
-                let fresh = try await source.overview(for: coin)
+                let fresh = streaming ? try await source.overview(for: coin, partial: partial) : try await source.overview(for: coin)
                 cache?.store(fresh, for: coin)
                 return fresh
-            }, update: { state in store.update(.overview) { $0.overview = state } })
+            },
+            update: { state in
+                store.update(.overview) {
+                    $0.overview = state
+                    $0.overviewDraft = nil
+                }
+            },
+            partialUpdate: { snapshot in
+                let draft = snapshot.decode(CoinOverview.Partial.self).value
+                store.update(.overview) { $0.overviewDraft = draft }
+            })
         let weekly = RevealSection(
-            CoinSection.weekly.rawValue, operation: { try await source.weekly(for: coin) },
-            update: { state in store.update(.weekly) { $0.weekly = state } })
+            CoinSection.weekly.rawValue,
+            operation: { partial in streaming ? try await source.weekly(for: coin, partial: partial) : try await source.weekly(for: coin) },
+            update: { state in
+                store.update(.weekly) {
+                    $0.weekly = state
+                    $0.weeklyDraft = nil
+                }
+            },
+            partialUpdate: { (snapshot: JSONSnapshot) in
+                let draft = snapshot.decode(CoinWeekly.Partial.self).value
+                store.update(.weekly) { $0.weeklyDraft = draft }
+            })
         let today = RevealSection(
-            CoinSection.today.rawValue, operation: { try await source.today(for: coin) },
-            update: { state in store.update(.today) { $0.today = state } })
+            CoinSection.today.rawValue,
+            operation: { partial in streaming ? try await source.today(for: coin, partial: partial) : try await source.today(for: coin) },
+            update: { state in
+                store.update(.today) {
+                    $0.today = state
+                    $0.todayDraft = nil
+                }
+            },
+            partialUpdate: { (snapshot: JSONSnapshot) in
+                let draft = snapshot.decode(CoinTodayNews.Partial.self).value
+                store.update(.today) { $0.todayDraft = draft }
+            })
         self.reveal = OrderedReveal(interval: interval, clock: clock, sections: [overview, weekly, today])
     }
 
@@ -124,9 +162,11 @@ extension CoinReport where C == ContinuousClock {
     /// A report revealed `interval` apart in real time.
     public convenience init(
         coin: Coin, source: any CoinReportSource, cache: (any CoinOverviewCache)? = nil,
-        interval: Duration = .milliseconds(350),
+        interval: Duration = .milliseconds(350), streaming: Bool = false,
         onChange: @escaping @Sendable (CoinSection, CoinReportSnapshot) -> Void = { _, _ in }
     ) {
-        self.init(coin: coin, source: source, cache: cache, interval: interval, clock: ContinuousClock(), onChange: onChange)
+        self.init(
+            coin: coin, source: source, cache: cache, interval: interval, clock: ContinuousClock(), streaming: streaming,
+            onChange: onChange)
     }
 }

@@ -29,8 +29,25 @@ public struct CoinReportSnapshot: Sendable, Equatable {
     /// Today's section's state.
     public var today: FetchState<CoinTodayNews> = .loading
 
+    /// The overview as far as its streamed answer has written it, while `overview` is loading
+    /// and the section has been revealed (a streaming ``CoinReport``); nil otherwise.
+    public var overviewDraft: CoinOverview.Partial?
+    /// The weekly section so far (as ``overviewDraft``).
+    public var weeklyDraft: CoinWeekly.Partial?
+    /// Today's section so far (as ``overviewDraft``).
+    public var todayDraft: CoinTodayNews.Partial?
+
     /// A snapshot with every section loading.
     public init() {}
+
+    /// Whether `section` is loading and shows a draft (a streaming report revealed it at a partial answer).
+    public func hasDraft(_ section: CoinSection) -> Bool {
+        switch section {
+        case .overview: overview.isLoading && overviewDraft != nil
+        case .weekly: weekly.isLoading && weeklyDraft != nil
+        case .today: today.isLoading && todayDraft != nil
+        }
+    }
 
     /// Whether `section` is loading.
     public func isLoading(_ section: CoinSection) -> Bool {
@@ -59,9 +76,10 @@ public struct CoinReportSnapshot: Sendable, Equatable {
         }
     }
 
-    /// A short name of the section's state: `loading`, `success`, `cancel(taskCancelled)`,
+    /// A short name of the section's state: `loading`, `partial` (loading, a draft shown), `success`, `cancel(taskCancelled)`,
     /// `failure(quotaExceeded(401))`.
     public func stateName(of section: CoinSection) -> String {
+        if hasDraft(section) { return "partial" }
         if isLoading(section) { return "loading" }
         guard let error = error(of: section) else { return "success" }
         return "\(isCancelled(section) ? "cancel" : "failure")(\(error))"

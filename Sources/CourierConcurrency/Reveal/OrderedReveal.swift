@@ -11,6 +11,9 @@ import Courier
 ///   the call returns, the others go on, and later reveals no longer wait for it.
 /// - ``retry(_:)`` runs one section again (`.loading`, then its new result); a retried
 ///   section takes its turn behind the sections already waiting.
+/// - A section that reports partial values (``RevealSection/init(_:operation:update:partialUpdate:)``)
+///   is revealed at its first partial, by the same rule; from then on its partials and its final
+///   state are shown as they come, and the next section's turn counts from that first reveal.
 /// - Time comes from `clock`, so tests can use a manual clock.
 ///
 /// ```swift
@@ -57,7 +60,12 @@ public actor OrderedReveal<C: Clock> where C.Duration == Duration {
     private enum Phase {
         case idle
         case running
+        /// Running, with a partial value waiting for the section's turn (the latest one).
+        case partial(@Sendable () async -> Void)
+        /// Finished, the final state waiting for the section's turn.
         case ready(@Sendable () async -> Void)
+        /// Revealed at a partial value, still running: later partials are shown as they come.
+        case live
         case revealed
         case cancelled
     }
@@ -142,7 +150,7 @@ public actor OrderedReveal<C: Clock> where C.Duration == Duration {
     public func cancel(_ id: String) async -> Bool {
         guard let index = sectionIDs.firstIndex(of: id) else { return false }
         switch runs[index].phase {
-        case .running, .ready: break
+        case .running, .partial, .ready, .live: break
         case .idle, .revealed, .cancelled: return false
         }
         runs[index].task?.cancel()
@@ -194,7 +202,8 @@ public actor OrderedReveal<C: Clock> where C.Duration == Duration {
         guard let index = sectionIDs.firstIndex(of: id) else { return nil }
         switch runs[index].phase {
         case .idle: return .idle
-        case .running: return .running
+        case .running, .partial: return .running
+        case .live: return .streaming
         case .ready: return .waitingForTurn
         case .revealed: return .revealed
         case .cancelled: return .cancelled
@@ -210,16 +219,41 @@ public actor OrderedReveal<C: Clock> where C.Duration == Duration {
         let section = sections[index]
         runs[index] = Run(generation: runGeneration, phase: .running, task: nil)
         runs[index].task = Task {
-            let show = await section.resolve()
-            self.finish(index, generation: runGeneration, show: show)
+            let show = await section.resolve { partial in await self.partial(index, generation: runGeneration, show: partial) }
+            await self.finish(index, generation: runGeneration, show: show)
         }
     }
 
-    private func finish(_ index: Int, generation runGeneration: Int, show: @escaping @Sendable () async -> Void) {
-        guard runs[index].generation == runGeneration, case .running = runs[index].phase else { return }
-        runs[index].phase = .ready(show)
-        runs[index].task = nil
-        signalRevealer()
+    /// A partial value of the current run of section `index`: kept for its turn, or shown at
+    /// once when the section is already revealed.
+    private func partial(_ index: Int, generation runGeneration: Int, show: @escaping @Sendable () async -> Void) async {
+        guard runs[index].generation == runGeneration else { return }
+        switch runs[index].phase {
+        case .running, .partial:
+            runs[index].phase = .partial(show)
+            signalRevealer()
+        case .live:
+            await show()
+        case .idle, .ready, .revealed, .cancelled:
+            return
+        }
+    }
+
+    private func finish(_ index: Int, generation runGeneration: Int, show: @escaping @Sendable () async -> Void) async {
+        guard runs[index].generation == runGeneration else { return }
+        switch runs[index].phase {
+        case .running, .partial:
+            runs[index].phase = .ready(show)
+            runs[index].task = nil
+            signalRevealer()
+        case .live:
+            // Already revealed: its final state replaces the partial at once.
+            runs[index].phase = .revealed
+            runs[index].task = nil
+            await show()
+        case .idle, .ready, .revealed, .cancelled:
+            return
+        }
     }
 
     private func signalRevealer() {
@@ -239,7 +273,7 @@ public actor OrderedReveal<C: Clock> where C.Duration == Duration {
     private func revealLoop(id: Int) async {
         while !Task.isCancelled, let head = queue.first {
             switch runs[head].phase {
-            case .ready(let show):
+            case .ready(let show), .partial(let show):
                 if let last = lastReveal {
                     let due = last.advanced(by: interval)
                     if clock.now < due {
@@ -248,12 +282,13 @@ public actor OrderedReveal<C: Clock> where C.Duration == Duration {
                     }
                 }
                 queue.removeFirst()
-                runs[head].phase = .revealed
+                // At a partial value the section goes on running, shown (its later states come as they are).
+                if case .partial = runs[head].phase { runs[head].phase = .live } else { runs[head].phase = .revealed }
                 lastReveal = clock.now
                 await show()
             case .running:
                 await withCheckedContinuation { wakeRevealer = $0 }
-            case .idle, .revealed, .cancelled:
+            case .idle, .live, .revealed, .cancelled:
                 queue.removeFirst()
             }
         }

@@ -20,8 +20,9 @@ public struct RevealSection: Sendable, Identifiable {
     public let id: String
     let showLoading: @Sendable () async -> Void
     let showCancelled: @Sendable () async -> Void
-    /// Runs the operation and returns the deferred update that shows its final state.
-    let resolve: @Sendable () async -> @Sendable () async -> Void
+    /// Runs the operation and returns the deferred update that shows its final state; on the
+    /// way, hands each partial value's deferred update to its argument.
+    let resolve: @Sendable (_ partial: @escaping @Sendable (@escaping @Sendable () async -> Void) async -> Void) async -> @Sendable () async -> Void
 
     /// A section that runs `operation` and sends its states to `update`.
     ///
@@ -41,10 +42,42 @@ public struct RevealSection: Sendable, Identifiable {
         self.id = id
         self.showLoading = { await update(.loading) }
         self.showCancelled = { await update(.cancel(.taskCancelled)) }
-        self.resolve = {
+        self.resolve = { _ in
             let state: FetchState<Value>
             do {
                 state = .success(try await operation())
+            } catch {
+                state = FetchState(error: error)
+            }
+            return { await update(state) }
+        }
+    }
+
+    /// A section whose operation reports partial values as it goes (an LLM answer streamed token
+    /// by token): the section is revealed at its first partial — in its turn, as a final state
+    /// would be — and from then on each partial goes to `partialUpdate` as it comes, then the
+    /// final state to `update`. Partials before the section's turn are not shown; the latest one
+    /// is, when the turn comes. A section that ends before its first partial is revealed as a
+    /// plain one. `update` still receives `.loading` first and exactly one final state per run.
+    ///
+    /// ```swift
+    /// RevealSection("weekly", operation: { partial in
+    ///     try await source.weekly(for: coin) { snapshot in await partial(snapshot) }
+    /// }, update: { state in model.weekly = state }, partialUpdate: { snapshot in model.weeklyDraft = snapshot })
+    /// ```
+    public init<Value: Sendable, Partial: Sendable>(
+        _ id: String,
+        operation: @escaping @Sendable (_ partial: @escaping @Sendable (Partial) async -> Void) async throws -> Value,
+        update: @escaping @Sendable (FetchState<Value>) async -> Void,
+        partialUpdate: @escaping @Sendable (Partial) async -> Void
+    ) {
+        self.id = id
+        self.showLoading = { await update(.loading) }
+        self.showCancelled = { await update(.cancel(.taskCancelled)) }
+        self.resolve = { report in
+            let state: FetchState<Value>
+            do {
+                state = .success(try await operation { value in await report { await partialUpdate(value) } })
             } catch {
                 state = FetchState(error: error)
             }
@@ -61,8 +94,10 @@ public struct RevealSection: Sendable, Identifiable {
 public enum RevealPhase: Sendable, Equatable {
     /// Not started yet.
     case idle
-    /// The operation is running.
+    /// The operation is running (not shown yet, partial values included).
     case running
+    /// Shown at its first partial value, the operation still running.
+    case streaming
     /// The operation finished; its state is shown when the sections before it have been.
     case waitingForTurn
     /// The final state has been shown.

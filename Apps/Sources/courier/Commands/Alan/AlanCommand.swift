@@ -1,6 +1,7 @@
 import AlanAPI
 import ArgumentParser
 import Courier
+import CourierLLM
 import Foundation
 
 #if canImport(Glibc)
@@ -35,6 +36,13 @@ struct AlanAskCommand: AsyncParsableCommand {
 
     @Argument(help: "The question.") var prompt: String
     @Flag(name: .long, help: "Stream tokens as they arrive.") var stream = false
+    @Flag(
+        name: .long,
+        help: """
+            Print the JSON in the answer instead of its text, as `courier json extract` does; with --stream, one \
+            compact line each time the value decoded so far changes (the lines of `courier json extract --partial`).
+            """)
+    var json = false
     @Option(name: .long, help: "The task whose key to use (general, coin-report, dashboard-briefing, …).") var task: String = AlanTask.general
         .rawValue
     @OptionGroup var options: AlanOptions
@@ -50,7 +58,9 @@ struct AlanAskCommand: AsyncParsableCommand {
         let dim = TerminalText.Destination.stderr.isTerminal
         try await options.withClient(task: task, settings: .init(tokenDelayMs: stream ? 15 : nil)) { alan, _ in
             do {
-                if stream {
+                if json {
+                    try await printJSON(alan, task: task, dim: dim)
+                } else if stream {
                     var printed = ""
                     for try await event in alan.stream(prompt, task: task) {
                         switch event {
@@ -79,6 +89,55 @@ struct AlanAskCommand: AsyncParsableCommand {
                 }
                 throw NetworkError.uriTooLong(code)
             }
+        }
+    }
+}
+
+extension AlanAskCommand {
+    /// `--json`: the JSON of the answer — with `--stream`, each value decoded so far as the tokens
+    /// arrive (CourierLLM's `PartialJSONDecoder`), the service's `complete` frame replacing the
+    /// tokens; the last line is what `courier json extract` prints for the whole answer. No JSON in
+    /// the answer: the model's words on stderr, and `extract`'s exit code.
+    func printJSON(_ alan: AlanClient, task: AlanTask, dim: Bool) async throws {
+        var answer = ""
+        var decoder = PartialJSONDecoder()
+        var printer = PartialLinePrinter()
+        if stream {
+            var tokens = ""
+            for try await event in alan.stream(prompt, task: task) {
+                switch event {
+                case .progress(let sentence):
+                    Terminal.error(composed: dim ? "\u{1B}[2m\(TerminalText.escaped(sentence))\u{1B}[0m" : sentence)
+                case .token(let token):
+                    tokens += token
+                    if let update = decoder.feed(token) { printer.offer(update.snapshot, restart: update.isRestart) } else { printer.flushIfDue() }
+                case .complete(let whole):
+                    answer = whole
+                    guard whole != tokens else { continue }
+                    // The whole answer replaces the tokens: decoded afresh.
+                    let previous = decoder.snapshot
+                    decoder = PartialJSONDecoder()
+                    if let update = decoder.feed(whole) {
+                        printer.offer(update.snapshot, restart: previous.map { !update.snapshot.extends($0) } ?? false)
+                    }
+                }
+            }
+        } else {
+            answer = try await alan.ask(prompt, task: task).content
+            _ = decoder.feed(answer)
+        }
+        do {
+            let final = try decoder.finish()
+            printer.finish(restart: final.isRestart)
+            Terminal.outputJSON(final.snapshot.json)
+        } catch {
+            switch error {
+            case .noJSON(let modelText):
+                Terminal.error("no JSON in the answer; the model said:\n\(modelText)")
+            case .typeMismatch(let candidates, let lastError):
+                Terminal.error("no usable JSON: \(candidates) candidate(s) (\(lastError))")
+            }
+            throw ExitCode(ExitCodes.code(for: .response))
         }
     }
 }

@@ -20,7 +20,8 @@ struct CoinReportCommand: AsyncParsableCommand {
         commandName: "report",
         abstract: "Overview, weekly trend and today's mood with three news for a coin, asked at once, revealed 350 ms apart.",
         discussion: """
-            In a terminal each section shows a spinner and they fill top-down (overview → weekly → today); \
+            In a terminal each section shows a spinner and they fill top-down (overview → weekly → today), each \
+            appearing at its first streamed tokens and filling in field by field as the answer arrives; \
             keys 1/2/3 cancel a loading section, r retries the cancelled or failed ones, q quits. Piped, or \
             with --json, it prints one JSON object {"overview": {...}|{"error": {...}}, "weekly": …, "today": …} \
             with the seed DTOs' field names. --timeline prints one line per state change: elapsed ms, section, state.
@@ -39,6 +40,9 @@ struct CoinReportCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Do not read or write the overview cache.") var noCache = false
     @Option(name: .long, help: "With --sandbox: the stand-in's time per section in ms, overview,weekly,today.") var sandboxLatency: String =
         "600,150,80"
+    @Option(
+        name: .long, help: "With --sandbox: the stand-in's pause between tokens in ms (default: 20 on a terminal, where sections stream in; else 0).")
+    var sandboxTokenDelay: Int?
     @OptionGroup var options: AlanOptions
 
     func validate() throws {
@@ -46,6 +50,9 @@ struct CoinReportCommand: AsyncParsableCommand {
             throw ValidationError("the symbol must be 1…12 letters or digits, e.g. BTC")
         }
         _ = try latencies()
+        if let delay = sandboxTokenDelay, !(0...10_000).contains(delay) {
+            throw ValidationError("--sandbox-token-delay must be 0…10000 ms")
+        }
     }
 
     func latencies() throws -> [Int] {
@@ -74,8 +81,9 @@ struct CoinReportCommand: AsyncParsableCommand {
     func run() async throws {
         let coin = Coin(symbol: symbol)
         let latency = try latencies()
-        let settings = AlanSandboxControl.Settings(overviewMs: latency[0], weeklyMs: latency[1], todayMs: latency[2])
         let interactive = !json && !timeline && CoinReportTerminal.isInteractive
+        let settings = AlanSandboxControl.Settings(
+            overviewMs: latency[0], weeklyMs: latency[1], todayMs: latency[2], tokenDelayMs: sandboxTokenDelay ?? (interactive ? 20 : 0))
         var failure: NetworkError?
         try await options.withClient(task: .coinReport, settings: settings) { alan, _ in
             // Fail early, as the client would for each section, when the key is missing.

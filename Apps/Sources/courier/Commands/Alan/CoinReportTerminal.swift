@@ -11,8 +11,10 @@ import Darwin
 #endif
 
 /// `courier coin report` in a terminal: a spinner per section, sections filling top-down as
-/// they are revealed, keys 1/2/3 to cancel, r to retry, q to quit. The screen is redrawn in
-/// place from background tasks, so everything here is nonisolated and lock-protected.
+/// they are revealed — each at its first streamed tokens, its fields then filling in as the
+/// answer arrives — keys 1/2/3 to cancel, r to retry, q to quit. The screen is redrawn in place
+/// from background tasks (at most every ``CoinReportScreen/redrawInterval``), so everything here
+/// is nonisolated and lock-protected.
 struct CoinReportTerminal {
     let coin: Coin
 
@@ -21,14 +23,14 @@ struct CoinReportTerminal {
 
     func run(source: any CoinReportSource, cache: (any CoinOverviewCache)?) async throws {
         let screen = CoinReportScreen(coin: coin)
-        let report = CoinReport(coin: coin, source: source, cache: cache) { _, snapshot in screen.update(snapshot) }
+        let report = CoinReport(coin: coin, source: source, cache: cache, streaming: true) { _, snapshot in screen.update(snapshot) }
         let terminal = RawTerminal()
         defer { terminal.restore() }
         screen.draw()
         await report.start()
         let spinner = Task {
             while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(100))
+                try? await Task.sleep(for: CoinReportScreen.redrawInterval)
                 screen.tick()
             }
         }
@@ -59,10 +61,17 @@ struct CoinReportTerminal {
 final class CoinReportScreen: Sendable {
     private struct State {
         var snapshot = CoinReportSnapshot()
-        var frame = 0
+        var ticks = 0
         var status = "키: 1/2/3 섹션 취소 · r 다시 시도 · q 종료"
         var finished = false
+        /// A change not drawn yet (changes come faster than the screen is redrawn).
+        var dirty = false
+        var lastDraw: ContinuousClock.Instant?
     }
+
+    /// The shortest time between two redraws: a streamed answer changes the screen at every
+    /// token, and a terminal redrawing a whole screen 100 times a second flickers.
+    static let redrawInterval: Duration = .milliseconds(50)
 
     private let coin: Coin
     private let state = Mutex(State())
@@ -70,17 +79,28 @@ final class CoinReportScreen: Sendable {
 
     init(coin: Coin) { self.coin = coin }
 
+    /// Takes the new snapshot; redraws now unless the last redraw was under ``redrawInterval``
+    /// ago (the next tick draws it then). A section's final state is drawn at once.
     func update(_ snapshot: CoinReportSnapshot) {
-        state.withLock { $0.snapshot = snapshot }
-        draw()
+        let now = ContinuousClock.now
+        let drawNow = state.withLock { state in
+            let settled = CoinSection.allCases.contains { !snapshot.isLoading($0) && state.snapshot.isLoading($0) }
+            state.snapshot = snapshot
+            guard settled || state.lastDraw.map({ now - $0 >= Self.redrawInterval }) ?? true else {
+                state.dirty = true
+                return false
+            }
+            return true
+        }
+        if drawNow { draw() }
     }
 
     func tick() {
-        let loading = state.withLock { state in
-            state.frame += 1
-            return CoinSection.allCases.contains { state.snapshot.isLoading($0) }
+        let redraw = state.withLock { state in
+            state.ticks += 1
+            return state.dirty || (state.ticks % 2 == 0 && CoinSection.allCases.contains { state.snapshot.isLoading($0) })
         }
-        if loading { draw() }
+        if redraw { draw() }
     }
 
     func setStatus(_ text: String) {
@@ -97,6 +117,8 @@ final class CoinReportScreen: Sendable {
     func draw() {
         state.withLock { state in
             guard !state.finished else { return }
+            state.dirty = false
+            state.lastDraw = .now
             Terminal.write("\u{1B}[H\u{1B}[2J" + render(state), to: STDOUT_FILENO)
         }
     }
@@ -113,11 +135,16 @@ final class CoinReportScreen: Sendable {
         }
         add("\u{1B}[1m코인 리포트 · \(coin.koreanName) (\(coin.symbol))\u{1B}[0m")
         lines.append("")
-        let spin = Self.spinner[state.frame % Self.spinner.count]
+        let spin = Self.spinner[(state.ticks / 2) % Self.spinner.count]
         for (index, section) in CoinSection.allCases.enumerated() {
             let head = "[\(index + 1)] \u{1B}[1m\(section.title)\u{1B}[0m"
             let snapshot = state.snapshot
-            if snapshot.isLoading(section) {
+            if snapshot.hasDraft(section) {
+                add("\(head)  \(spin) 작성 중…")
+                for line in draft(of: section, snapshot) {
+                    add(line.text, indent: "    ", continuation: line.continuation)
+                }
+            } else if snapshot.isLoading(section) {
                 add("\(head)  \(spin) 불러오는 중…")
             } else if let error = snapshot.error(of: section) {
                 let mark = snapshot.isCancelled(section) ? "■ 취소됨" : "✕ 실패 \(TerminalText.escaped(String(describing: error)))"
@@ -159,6 +186,35 @@ final class CoinReportScreen: Sendable {
                         "      "
                     )
                 }
+        }
+    }
+
+    /// A revealed section still streaming: the fields written so far (outside text escaped),
+    /// in the same layout as the finished section.
+    private func draft(of section: CoinSection, _ snapshot: CoinReportSnapshot) -> [(text: String, continuation: String)] {
+        let safe: (String?) -> String = { TerminalText.escaped($0 ?? "") }
+        let plain = "    "
+        switch section {
+        case .overview:
+            guard let overview = snapshot.overviewDraft else { return [] }
+            var lines = [("심볼 \(safe(overview.symbol)) · 웹사이트 \(safe(overview.websiteURL)) · 최초 발행 \(safe(overview.launchDate))", plain)]
+            if let description = overview.description { lines.append((safe(description), plain)) }
+            return lines
+        case .weekly:
+            guard let weekly = snapshot.weeklyDraft else { return [] }
+            var lines: [(text: String, continuation: String)] = []
+            if let trend = weekly.priceTrend { lines.append(("가격 추이: \(safe(trend))", plain)) }
+            if let volume = weekly.volumeChange { lines.append(("거래량 변화: \(safe(volume))", plain)) }
+            if let reason = weekly.reason { lines.append(("원인: \(safe(reason))", plain)) }
+            return lines
+        case .today:
+            guard let today = snapshot.todayDraft else { return [] }
+            var lines: [(text: String, continuation: String)] = []
+            if let summary = today.summaryOfTodaysMarketSentiment { lines.append((safe(summary), plain)) }
+            for article in today.articles ?? [] {
+                lines.append(("• \(safe(article.title)) — \(safe(article.summary)) \(safe(article.newsSourceURL))", "      "))
+            }
+            return lines
         }
     }
 

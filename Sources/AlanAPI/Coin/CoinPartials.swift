@@ -1,0 +1,81 @@
+import Foundation
+
+// The coin DTOs as far as a streamed answer has written them: every field optional, filled in as
+// its tokens arrive (`JSONSnapshot.decode(CoinWeekly.Partial.self).value`). Strings grow; a field
+// not begun yet is nil.
+
+extension CoinOverview {
+    /// A ``CoinOverview`` still being written.
+    public struct Partial: Decodable, Sendable, Equatable {
+        /// The ticker so far.
+        public var symbol: String?
+        /// The website so far.
+        public var websiteURL: String?
+        /// The launch date so far.
+        public var launchDate: String?
+        /// The description so far.
+        public var description: String?
+
+        /// A partial overview.
+        public init(symbol: String? = nil, websiteURL: String? = nil, launchDate: String? = nil, description: String? = nil) {
+            self.symbol = symbol
+            self.websiteURL = websiteURL
+            self.launchDate = launchDate
+            self.description = description
+        }
+    }
+}
+
+extension CoinWeekly {
+    /// A ``CoinWeekly`` still being written.
+    public struct Partial: Decodable, Sendable, Equatable {
+        /// The price trend so far.
+        public var priceTrend: String?
+        /// The volume change so far.
+        public var volumeChange: String?
+        /// The reasons so far.
+        public var reason: String?
+
+        /// A partial weekly section.
+        public init(priceTrend: String? = nil, volumeChange: String? = nil, reason: String? = nil) {
+            self.priceTrend = priceTrend
+            self.volumeChange = volumeChange
+            self.reason = reason
+        }
+    }
+}
+
+extension CoinTodayNews {
+    /// A ``CoinTodayNews`` still being written.
+    public struct Partial: Decodable, Sendable, Equatable {
+        /// The summary so far.
+        public var summaryOfTodaysMarketSentiment: String?
+        /// The articles so far (the last one possibly half written).
+        public var articles: [CoinArticle.Partial]?
+
+        /// A partial today section.
+        public init(summaryOfTodaysMarketSentiment: String? = nil, articles: [CoinArticle.Partial]? = nil) {
+            self.summaryOfTodaysMarketSentiment = summaryOfTodaysMarketSentiment
+            self.articles = articles
+        }
+    }
+}
+
+extension CoinArticle {
+    /// A ``CoinArticle`` still being written.
+    public struct Partial: Decodable, Sendable, Equatable {
+        /// The headline so far.
+        public var title: String?
+        /// The summary so far.
+        public var summary: String?
+        /// The link so far.
+        public var newsSourceURL: String?
+
+        /// A partial article.
+        public init(title: String? = nil, summary: String? = nil, newsSourceURL: String? = nil) {
+            self.title = title
+            self.summary = summary
+            self.newsSourceURL = newsSourceURL
+        }
+    }
+}
