@@ -2,7 +2,8 @@ import Foundation
 
 // The coin DTOs as far as a streamed answer has written them: every field optional, filled in as
 // its tokens arrive (`JSONSnapshot.decode(CoinWeekly.Partial.self).value`). Strings grow; a field
-// not begun yet is nil.
+// not begun yet is nil. Each field is decoded on its own, so one the model has written in a shape
+// not repaired yet (today's articles before their `[` is restored) is nil and the rest still show.
 
 extension CoinOverview {
     /// A ``CoinOverview`` still being written.
@@ -23,6 +24,17 @@ extension CoinOverview {
             self.launchDate = launchDate
             self.description = description
         }
+
+        enum CodingKeys: String, CodingKey { case symbol, websiteURL, launchDate, description }
+
+        /// Decodes each field on its own: a field of another shape is nil, not a failure.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            symbol = container.lenient(String.self, forKey: .symbol)
+            websiteURL = container.lenient(String.self, forKey: .websiteURL)
+            launchDate = container.lenient(String.self, forKey: .launchDate)
+            description = container.lenient(String.self, forKey: .description)
+        }
     }
 }
 
@@ -42,6 +54,16 @@ extension CoinWeekly {
             self.volumeChange = volumeChange
             self.reason = reason
         }
+
+        enum CodingKeys: String, CodingKey { case priceTrend, volumeChange, reason }
+
+        /// Decodes each field on its own: a field of another shape is nil, not a failure.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            priceTrend = container.lenient(String.self, forKey: .priceTrend)
+            volumeChange = container.lenient(String.self, forKey: .volumeChange)
+            reason = container.lenient(String.self, forKey: .reason)
+        }
     }
 }
 
@@ -57,6 +79,15 @@ extension CoinTodayNews {
         public init(summaryOfTodaysMarketSentiment: String? = nil, articles: [CoinArticle.Partial]? = nil) {
             self.summaryOfTodaysMarketSentiment = summaryOfTodaysMarketSentiment
             self.articles = articles
+        }
+
+        enum CodingKeys: String, CodingKey { case summaryOfTodaysMarketSentiment, articles }
+
+        /// Decodes each field on its own: a field of another shape is nil, not a failure.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            summaryOfTodaysMarketSentiment = container.lenient(String.self, forKey: .summaryOfTodaysMarketSentiment)
+            articles = container.lenient([CoinArticle.Partial].self, forKey: .articles)
         }
     }
 }
@@ -77,5 +108,22 @@ extension CoinArticle {
             self.summary = summary
             self.newsSourceURL = newsSourceURL
         }
+
+        enum CodingKeys: String, CodingKey { case title, summary, newsSourceURL }
+
+        /// Decodes each field on its own: a field of another shape is nil, not a failure.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            title = container.lenient(String.self, forKey: .title)
+            summary = container.lenient(String.self, forKey: .summary)
+            newsSourceURL = container.lenient(String.self, forKey: .newsSourceURL)
+        }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// The value at `key`, or nil when it is absent, null or of another shape.
+    fileprivate func lenient<T: Decodable>(_ type: T.Type, forKey key: Key) -> T? {
+        (try? decodeIfPresent(type, forKey: key)) ?? nil
     }
 }

@@ -126,14 +126,15 @@ public actor OrderedReveal<C: Clock> where C.Duration == Duration {
         }
     }
 
-    /// Returns when no section is waiting to be revealed.
+    /// Returns when no section is waiting to be revealed (a section revealed at a partial value
+    /// counts until its final state is shown).
     ///
     /// ```swift
     /// await reveal.retry("today")
     /// await reveal.waitUntilRevealed()
     /// ```
     public func waitUntilRevealed() async {
-        guard revealer != nil || !queue.isEmpty else { return }
+        guard !isSettled else { return }
         await withCheckedContinuation { idleWaiters.append($0) }
     }
 
@@ -159,6 +160,7 @@ public actor OrderedReveal<C: Clock> where C.Duration == Duration {
         queue.removeAll { $0 == index }
         signalRevealer()
         await sections[index].showCancelled()
+        resumeIdleWaitersIfSettled()
         return true
     }
 
@@ -251,6 +253,7 @@ public actor OrderedReveal<C: Clock> where C.Duration == Duration {
             runs[index].phase = .revealed
             runs[index].task = nil
             await show()
+            resumeIdleWaitersIfSettled()
         case .idle, .ready, .revealed, .cancelled:
             return
         }
@@ -294,6 +297,20 @@ public actor OrderedReveal<C: Clock> where C.Duration == Duration {
         }
         guard revealer?.id == id else { return }  // replaced by a restart
         revealer = nil
+        resumeIdleWaitersIfSettled()
+    }
+
+    /// No section waits for its turn and none shown at a partial value is still running.
+    private var isSettled: Bool {
+        revealer == nil && queue.isEmpty
+            && !runs.contains {
+                if case .live = $0.phase { return true }
+                return false
+            }
+    }
+
+    private func resumeIdleWaitersIfSettled() {
+        guard isSettled else { return }
         let waiters = idleWaiters
         idleWaiters.removeAll()
         for waiter in waiters { waiter.resume() }
