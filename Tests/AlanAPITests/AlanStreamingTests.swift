@@ -85,4 +85,36 @@ struct AlanStreamingTests {
             }
         }
     }
+
+    /// Text pieces handed over as a typed-throws sequence.
+    struct Pieces: AsyncSequence, Sendable {
+        typealias Failure = NetworkError
+        let pieces: [LLMTextPiece]
+        struct Iterator: AsyncIteratorProtocol {
+            var rest: ArraySlice<LLMTextPiece>
+            mutating func next() async throws(NetworkError) -> LLMTextPiece? { rest.popFirst() }
+            mutating func next(isolation actor: isolated (any Actor)?) async throws(NetworkError) -> LLMTextPiece? { rest.popFirst() }
+        }
+        func makeAsyncIterator() -> Iterator { Iterator(rest: pieces[...]) }
+    }
+
+    struct Answer: Decodable, Sendable, Equatable { let b: Int }
+
+    @Test("a whole answer that differs from the deltas replaces them: a restart, and the value is the whole answer's")
+    func wholeAnswerReplacesTheDeltas() async throws {
+        let pieces = Pieces(pieces: [.delta("Draft: {\"b\": 1"), .delta("2, "), .whole("Final:\n```json\n{\"b\": 7}\n```")])
+        var updates: [(String, Bool)] = []
+        var value: Answer?
+        for try await update in LLMPartialStream(pieces, as: Answer.self) {
+            switch update {
+            case .partial(let snapshot, let restart): updates.append((snapshot.json, restart))
+            case .complete(let answer): value = answer
+            }
+        }
+        #expect(value == Answer(b: 7))
+        #expect(updates.first.map { $0.0.hasPrefix("{\"b\":1") } == true)
+        #expect(updates.last?.0 == "{\"b\":7}")
+        #expect(updates.last?.1 == true)
+        #expect(updates.dropLast().allSatisfy { !$0.1 })
+    }
 }
