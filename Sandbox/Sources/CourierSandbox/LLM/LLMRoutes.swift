@@ -21,8 +21,8 @@ import NIOCore
 ///
 /// `failAfter=K` fails the stream after K tokens as the services do once the head is out: OpenAI's
 /// `data: {"error":{"message","type":"server_error",…}}` event, Ollama's `{"error":"…"}` line,
-/// then the end of the body (no `[DONE]`, no `"done": true`). A body that is not such JSON is 400
-/// with the service's error shape; a parameter that is present but wrong is 400. Streams run inside
+/// then the end of the body (no `[DONE]`, no `"done": true`). A body not declared
+/// `application/json` is 415, one that is not such JSON 400, both in the service's error shape; a parameter that is present but wrong is 400. Streams run inside
 /// `Request.untilClientLeaves` and answer `Connection: close`.
 struct LLMRoutes: SandboxRouteGroup {
     /// Request bodies larger than this are refused with 413.
@@ -41,6 +41,9 @@ struct LLMRoutes: SandboxRouteGroup {
     }
 
     static func answer(_ request: Request, context: SandboxRequestContext, shape: LLMStreamWriter.Shape) async throws -> Response {
+        guard JSONMediaType.matches(request.headers[.contentType]) else {
+            return LLMStreamWriter.error("the body must be application/json", shape: shape, status: .unsupportedMediaType)
+        }
         let query = QueryReader(request)
         let tokenDelayMs = try query.integer("tokenDelayMs", in: 0...10_000, default: 0)
         let failAfter = try query.integer("failAfter", in: 0...Int.max)
@@ -55,7 +58,7 @@ struct LLMRoutes: SandboxRouteGroup {
             let prompt = prompt(in: object, shape: shape)
         else {
             let message = shape == .openAIChat ? "'messages' must be an array of {role, content}" : "a JSON body with a prompt is required"
-            return LLMStreamWriter.badRequest(message, shape: shape)
+            return LLMStreamWriter.error(message, shape: shape, status: .badRequest)
         }
         // OpenAI streams only when asked; Ollama unless told not to.
         let streaming = (object["stream"] as? Bool) ?? (shape != .openAIChat)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import NIOCore
 
@@ -114,12 +115,12 @@ struct LLMStreamWriter: Sendable {
         (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
     }
 
-    /// A 400 in the service's error shape.
-    static func badRequest(_ message: String, shape: Shape) -> Response {
+    /// An error status with `message` in the service's error shape.
+    static func error(_ message: String, shape: Shape, status: HTTPResponse.Status) -> Response {
         let object: [String: Any] =
             shape == .openAIChat
             ? ["error": ["message": message, "type": "invalid_request_error", "param": NSNull(), "code": NSNull()]] : ["error": message]
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-        return JSONResponse.raw(data, status: .badRequest)
+        return JSONResponse.raw(data, status: status)
     }
 }
