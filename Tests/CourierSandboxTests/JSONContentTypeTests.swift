@@ -80,6 +80,23 @@ struct JSONContentTypeTests {
         }
     }
 
+    @Test("the LLM stand-ins refuse a body not declared JSON (415, in each service's error shape)")
+    func llmStandIns() async throws {
+        try await withSandbox { sandbox in
+            let body = Array(#"{"model":"m","prompt":"p","messages":[{"role":"user","content":"p"}],"stream":true}"#.utf8)
+            for path in ["/llm/openai/v1/chat/completions", "/llm/ollama/api/generate", "/llm/ollama/api/chat"] {
+                for type in Self.notJSON {
+                    let answer = try await sandbox.send(.POST, path, headers: type.map { [("Content-Type", $0)] } ?? [], body: body)
+                    #expect(answer.status == 415, "\(path) as \(type ?? "nothing") → \(answer.status) \(answer.text)")
+                    let error = answer.object["error"]
+                    #expect(path.contains("openai") ? (error as? [String: Any])?["message"] is String : error is String)
+                }
+                let accepted = try await sandbox.send(.POST, path, headers: [("Content-Type", "application/json")], body: body)
+                #expect(accepted.status == 200, "\(path) → \(accepted.text)")
+            }
+        }
+    }
+
     @Test("JSONMediaType: what counts as JSON")
     func mediaTypes() {
         for type in [

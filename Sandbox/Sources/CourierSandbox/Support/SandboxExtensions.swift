@@ -14,6 +14,7 @@ enum SandboxExtensions {
             AccountsRoutes(dataDirectory: options.dataDirectory, logger: logger),
             HackerNewsRoutes(),
             AlanRoutes(),
+            LLMRoutes(),
             SeoulRoutes(),
             CacheRoutes(),
         ]
