@@ -1,7 +1,7 @@
 import Foundation
 
-/// The value decoded so far, as a tree whose rightmost path may still be open. Built from the
-/// parser's stack in time proportional to its depth: complete children are shared, not copied.
+/// The value decoded so far, as a tree whose rightmost path may still be open: what a
+/// ``SnapshotMark`` replays into when a snapshot is read. Complete children are shared, not copied.
 indirect enum SnapshotNode: Sendable {
     case complete(JSONValue)
     /// A string still being read: its bytes so far.

@@ -53,10 +53,10 @@ struct StreamingParser {
     private var arrayDepth = 0
     /// Where the first container nested past ``TolerantParser/maxDepth`` began, if one did.
     private(set) var tooDeepAt: Int?
-    /// Bumped whenever the visible value changes.
-    private(set) var version = 0
+    /// The changes to the visible value: snapshots are marks in it.
+    private(set) var log = SnapshotLog()
     /// The value as it stood before a failure dropped part of it, until taken.
-    private var shrank: SnapshotNode?
+    private var shrank: JSONSnapshot?
     /// A step that waited for look-ahead is retried once the bytes reach this index.
     private var retryAt = 0
 
@@ -66,7 +66,7 @@ struct StreamingParser {
     }
 
     /// The value as it stood before a failure dropped part of what was shown, once.
-    mutating func takeShrank() -> SnapshotNode? {
+    mutating func takeShrank() -> JSONSnapshot? {
         defer { shrank = nil }
         return shrank
     }
@@ -137,7 +137,7 @@ struct StreamingParser {
                 pos += length
                 text.removeAll(keepingCapacity: true)
                 phase = .string(kind, context)
-                if isVisible(context) { version += 1 }
+                if isVisible(context) { log.log(.openString(log.text.count)) }
             } else if word {
                 try readToken(context, allowBare: true, window)
             } else {
@@ -181,10 +181,7 @@ struct StreamingParser {
         while true {
             let runStart = pos
             while pos < window.end, kind.isPlain(bytes[pos]) { pos += 1 }
-            if pos > runStart {
-                text.append(contentsOf: bytes[runStart..<pos])
-                if visible { version += 1 }
-            }
+            if pos > runStart { appendText(bytes, runStart..<pos, visible) }
             if try window.atEnd(pos) { break }
             let byte = bytes[pos]
             if byte == ByteClass.backslash {
@@ -199,9 +196,8 @@ struct StreamingParser {
                 }
                 var parser = TolerantParser(bytes: bytes, start: pos, end: window.end)
                 parser.appendEscape(kind)
-                text.append(contentsOf: parser.scratch)
+                appendText(parser.scratch, parser.scratch.indices, visible)
                 pos = parser.pos
-                if visible { version += 1 }
                 continue
             }
             if let closeLength = try window.closingLength(kind, at: pos) {
@@ -210,21 +206,19 @@ struct StreamingParser {
                     let value = String(decoding: text, as: UTF8.self)
                     text.removeAll(keepingCapacity: true)
                     if context == .objectKey {
-                        stack[stack.count - 1].key = value
+                        setKey(value)
                         phase = .afterKey
                     } else {
                         deliver(.string(value))
                     }
                     return
                 }
-                text.append(contentsOf: bytes[pos..<(pos + closeLength)])
+                appendText(bytes, pos..<(pos + closeLength), visible)
                 pos += closeLength
-                if visible { version += 1 }
                 continue
             }
-            text.append(byte)
+            appendText(bytes, pos..<(pos + 1), visible)
             pos += 1
-            if visible { version += 1 }
         }
         // The region ended inside the string (`atEnd` only answers true once it is final).
         let value = String(decoding: text, as: UTF8.self)
@@ -281,7 +275,7 @@ struct StreamingParser {
                 return
             }
             pos = parser.pos
-            stack[top].key = key
+            setKey(key)
             phase = .afterKey
         }
     }
@@ -289,7 +283,7 @@ struct StreamingParser {
     private mutating func readAfterKey(_ window: StreamWindow) throws(NeedMore) {
         try skipTrivia(window)
         if try window.atEnd(pos) {
-            stack[stack.count - 1].key = nil
+            setKey(nil)
             close()
             return
         }
@@ -300,7 +294,7 @@ struct StreamingParser {
         } else if try startsValue(byte, window) {
             phase = .value(.objectValue, allowBare: false)
         } else {
-            stack[stack.count - 1].key = nil
+            setKey(nil)
             closeOrFail()
         }
     }
@@ -419,6 +413,21 @@ struct StreamingParser {
 
     // MARK: Stack
 
+    /// Sets the key of the member the innermost object is reading.
+    private mutating func setKey(_ key: String?) {
+        let top = stack.count - 1
+        guard stack[top].key != key else { return }
+        stack[top].key = key
+        if !stack[top].hidden { log.log(.key(key)) }
+    }
+
+    /// Adds bytes to the string being read; a string that is shown logs them for snapshots.
+    private mutating func appendText(_ bytes: [UInt8], _ range: Range<Int>, _ visible: Bool) {
+        text.append(contentsOf: bytes[range])
+        guard visible else { return }
+        bytes.withUnsafeBufferPointer { buffer in log.logText(UnsafeBufferPointer(rebasing: buffer[range])) }
+    }
+
     private func isVisible(_ context: Context) -> Bool {
         guard context != .objectKey, let top = stack.last else { return context != .objectKey }
         return !top.hidden && !top.childIsOrphan
@@ -435,12 +444,13 @@ struct StreamingParser {
         if isObject { objectDepth += 1 } else { arrayDepth += 1 }
         pos += 1
         phase = .loop
-        if !hidden { version += 1 }
+        if !hidden { log.log(.push(isObject: isObject)) }
     }
 
     /// Closes the innermost container and hands its value to the one around it.
     private mutating func close() {
         let frame = stack.removeLast()
+        if !frame.hidden { log.log(.pop) }
         let value: JSONValue
         if frame.isObject {
             objectDepth -= 1
@@ -459,7 +469,7 @@ struct StreamingParser {
     private mutating func deliver(_ value: JSONValue) {
         guard !stack.isEmpty else {
             phase = .done(value)
-            version += 1
+            log.log(.append(value))
             return
         }
         let top = stack.count - 1
@@ -470,12 +480,13 @@ struct StreamingParser {
             } else {
                 stack[top].members.append(JSONMember(key: stack[top].key ?? "", value: value))
                 stack[top].key = nil
+                if !stack[top].hidden { log.log(.append(value)) }
             }
         } else {
             stack[top].elements.append(value)
+            if !stack[top].hidden { log.log(.append(value)) }
         }
         stack[top].expecting = false
-        if !stack[top].hidden { version += 1 }
         phase = .afterValue
     }
 
@@ -485,7 +496,7 @@ struct StreamingParser {
             phase = .failed
             return
         }
-        stack[stack.count - 1].key = nil
+        setKey(nil)
         stack[stack.count - 1].childIsOrphan = false
         close()
     }
@@ -498,7 +509,7 @@ struct StreamingParser {
             stack[top].isObject ? !stack[top].members.isEmpty : stack[top].elements.contains(where: \.isContainer)
         if keep {
             pos = stack[top].itemStart
-            stack[top].key = nil
+            setKey(nil)
             stack[top].childIsOrphan = false
             close()
         } else {
@@ -524,30 +535,27 @@ struct StreamingParser {
         if shrank == nil { shrank = snapshot() }
         let frame = stack.removeLast()
         if frame.isObject { objectDepth -= 1 } else { arrayDepth -= 1 }
-        version += 1
+        if !frame.hidden { log.log(.pop) }
         fail()
     }
 }
 
 extension StreamingParser {
-    /// The value read so far, or nil when nothing of it can be shown yet.
-    func snapshot() -> SnapshotNode? {
-        if case .done(let value) = phase { return .complete(value) }
-        var node: SnapshotNode?
-        if case .string(_, let context) = phase, context != .objectKey { node = .openString(text) }
-        for frame in stack.reversed() {
-            if frame.hidden {
-                node = nil
-                continue
-            }
-            if frame.isObject {
-                let key = frame.childIsOrphan ? nil : frame.key
-                node = .openObject(frame.members, lastKey: key, last: key == nil ? nil : node)
-            } else {
-                node = .openArray(frame.elements, last: node)
-            }
+    /// The value read so far, or nil when nothing of it can be shown yet. Constant time: a mark
+    /// in the log, replayed when the snapshot is read.
+    func snapshot() -> JSONSnapshot? {
+        guard hasValue else { return nil }
+        return JSONSnapshot(mark: log.mark)
+    }
+
+    /// Whether anything of the value is shown: the outermost container is never hidden.
+    var hasValue: Bool {
+        switch phase {
+        case .done: return true
+        case .failed: return false
+        case .string(_, let context): return !stack.isEmpty || context != .objectKey
+        default: return !stack.isEmpty
         }
-        return node
     }
 
     /// Whether the value read so far is worth showing: more than a `[1]` footnote or a `{`

@@ -1,0 +1,92 @@
+/// The changes to the visible value of one streaming candidate, appended as the parser makes
+/// them: a snapshot is a mark in this log (two counts), taken in constant time without copying
+/// anything, and replayed into a ``SnapshotNode`` only when someone reads it.
+///
+/// The parser logs what ``StreamingParser`` shows and nothing else: containers inside an orphan
+/// and object keys still being read are not logged.
+struct SnapshotLog {
+    enum Event {
+        /// A container opens inside the innermost open one (or at the top).
+        case push(isObject: Bool)
+        /// The innermost object's key for the member being read (nil: none).
+        case key(String?)
+        /// A complete value joins the innermost container (under its key), or is the result.
+        case append(JSONValue)
+        /// The innermost container is dropped (its value, if kept, follows as an `append`).
+        case pop
+        /// A string value opens; its bytes so far are the text log's bytes from this offset.
+        case openString(Int)
+    }
+
+    private(set) var events = AppendLog<Event>()
+    private(set) var text = AppendLog<UInt8>(capacity: 256)
+
+    /// Grows whenever the visible value may have changed.
+    var changeCount: Int { events.count + text.count }
+
+    var mark: SnapshotMark {
+        SnapshotMark(events: events.storage, eventCount: events.count, text: text.storage, textCount: text.count)
+    }
+
+    mutating func log(_ event: Event) {
+        events.append(event)
+    }
+
+    mutating func logText(_ bytes: UnsafeBufferPointer<UInt8>) {
+        text.append(contentsOf: bytes)
+    }
+}
+
+/// A snapshot as a place in a ``SnapshotLog``: valid and unchanged however the log grows later.
+struct SnapshotMark: Sendable {
+    let events: AppendLog<SnapshotLog.Event>.Storage
+    let eventCount: Int
+    let text: AppendLog<UInt8>.Storage
+    let textCount: Int
+
+    /// The value at this mark, or nil when nothing of it is shown.
+    var node: SnapshotNode? {
+        struct Frame {
+            var isObject: Bool
+            var members: [JSONMember] = []
+            var elements: [JSONValue] = []
+            var key: String?
+        }
+        var stack: [Frame] = []
+        var openString: Int?
+        for event in events.prefix(eventCount) {
+            switch event {
+            case .push(let isObject):
+                stack.append(Frame(isObject: isObject))
+                openString = nil
+            case .key(let key):
+                stack[stack.count - 1].key = key
+            case .append(let value):
+                openString = nil
+                guard !stack.isEmpty else { return .complete(value) }
+                let top = stack.count - 1
+                if stack[top].isObject {
+                    stack[top].members.append(JSONMember(key: stack[top].key ?? "", value: value))
+                    stack[top].key = nil
+                } else {
+                    stack[top].elements.append(value)
+                }
+            case .pop:
+                stack.removeLast()
+                openString = nil
+            case .openString(let start):
+                openString = start
+            }
+        }
+        var node: SnapshotNode?
+        if let openString { node = .openString(Array(text.prefix(textCount)[openString...])) }
+        for frame in stack.reversed() {
+            if frame.isObject {
+                node = .openObject(frame.members, lastKey: frame.key, last: frame.key == nil ? nil : node)
+            } else {
+                node = .openArray(frame.elements, last: node)
+            }
+        }
+        return node
+    }
+}
