@@ -182,7 +182,7 @@ if CommandLine.arguments.contains("--streaming") {
 
 if CommandLine.arguments.contains("--streaming-profile") {
     let answer = Array(messyAnswer(bytes: 100_000).utf8)
-    for _ in 0..<3 {
+    for _ in 0..<30 {
         var decoder = PartialJSONDecoder()
         for index in answer.indices {
             _ = decoder.feed(answer[index...index])

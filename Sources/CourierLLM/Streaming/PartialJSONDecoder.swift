@@ -33,13 +33,16 @@ public struct PartialJSONDecoder: Sendable {
     private var bytes: [UInt8] = []
     private var tracker = RegionTracker()
     private var scanPos = 0
-    private var active: Candidate?
+    private var active = Candidate(parser: StreamingParser(start: 0), inFence: false, isShown: false)
+    private var hasActive = false
     private var shown = Shown.none
     private var shownChange = -1
     private var best: Rank?
     private var finished = false
 
-    /// The candidate being parsed.
+    /// The candidate being parsed, when `hasActive`. Stored inline, not as an optional, so
+    /// that a snapshot reads its parser in place and a step advances it in place: a copy of the
+    /// parser costs a retain per field, more than the rest of a one-byte feed.
     private struct Candidate {
         var parser: StreamingParser
         var inFence: Bool
@@ -73,7 +76,7 @@ public struct PartialJSONDecoder: Sendable {
         switch shown {
         case .none: return nil
         case .fixed(let snapshot): return snapshot
-        case .active: return active?.parser.snapshot()
+        case .active: return hasActive ? active.parser.snapshot() : nil
         }
     }
 
@@ -114,7 +117,7 @@ public struct PartialJSONDecoder: Sendable {
         let restart = isRestart(to: final)
         if restart { restarts += 1 }
         shown = .fixed(final)
-        active = nil
+        hasActive = false
         return PartialJSONUpdate(snapshot: final, isRestart: restart, report: winner.report)
     }
 
@@ -135,8 +138,8 @@ public struct PartialJSONDecoder: Sendable {
             guard extent.isBoundary else { break }
             tracker.nextRegion()
         }
-        if case .active = shown, let change = active?.parser.log.changeCount, change != shownChange {
-            shownChange = change
+        if case .active = shown, hasActive, active.parser.log.changeCount != shownChange {
+            shownChange = active.parser.log.changeCount
             changed = true
         }
         guard changed, let snapshot else { return nil }
@@ -144,33 +147,34 @@ public struct PartialJSONDecoder: Sendable {
     }
 
     /// Parses candidates in the current region as far as the window reaches. The active
-    /// candidate is advanced in place (`active!`): a copy of its parser would share its log.
+    /// candidate is advanced in place: a copy of its parser would share its log.
     private mutating func runCandidates(_ window: StreamWindow, _ restart: inout Bool, _ changed: inout Bool) {
         while true {
-            if active == nil {
+            if !hasActive {
                 while scanPos < window.end, bytes[scanPos] != UInt8(ascii: "{"), bytes[scanPos] != UInt8(ascii: "[") {
                     scanPos += 1
                 }
                 guard scanPos < window.end else { return }
                 active = Candidate(parser: StreamingParser(start: scanPos), inFence: tracker.kind == .fence, isShown: false)
+                hasActive = true
             }
-            active!.parser.advance(window)
-            if let shrank = active!.parser.takeShrank(), active!.isShown {
+            active.parser.advance(window)
+            if let shrank = active.parser.takeShrank(), active.isShown {
                 // The candidate dropped part of what was shown (a value turned out not to be JSON).
-                if let now = active!.parser.snapshot() ?? Optional(shrank), !now.extends(shrank) { restart = true }
+                if let now = active.parser.snapshot() ?? Optional(shrank), !now.extends(shrank) { restart = true }
                 changed = true
-                if active!.parser.isFailed { shown = .fixed(shrank) }
+                if active.parser.isFailed { shown = .fixed(shrank) }
             }
-            if active!.parser.isDone || active!.parser.isFailed {
-                let candidate = active!
-                active = nil
+            if active.parser.isDone || active.parser.isFailed {
+                let candidate = active
+                hasActive = false
                 let parser = candidate.parser
                 scanPos = max(parser.pos, parser.start + 1, parser.tooDeepAt ?? 0)
                 if case .done(let value) = parser.phase { complete(value, candidate, window, &restart, &changed) }
                 if candidate.isShown, parser.isFailed, case .active = shown { shown = .none }
                 continue
             }
-            if !active!.isShown, shouldShowActive() {
+            if !active.isShown, shouldShowActive() {
                 showActive(&restart)
                 changed = true
             }
@@ -205,22 +209,23 @@ public struct PartialJSONDecoder: Sendable {
 
     /// Whether the active candidate, still being read, should replace what is shown.
     private func shouldShowActive() -> Bool {
-        guard let parser = active?.parser, let inFence = active?.inFence else { return false }
-        guard parser.looksSubstantial || (inFence && !parser.stack.isEmpty) else { return false }
+        guard hasActive else { return false }
+        let inFence = active.inFence
+        guard active.parser.looksSubstantial || (inFence && !active.parser.stack.isEmpty) else { return false }
         guard let best else { return true }
         if shape != nil { return false }
         if inFence != best.inFence { return inFence }
-        return parser.pos - parser.start > best.size
+        return active.parser.pos - active.parser.start > best.size
     }
 
     private mutating func showActive(_ restart: inout Bool) {
-        if let snapshot = active?.parser.snapshot(), isRestart(to: snapshot) {
+        if let snapshot = (hasActive ? active.parser.snapshot() : nil), isRestart(to: snapshot) {
             restart = true
             restarts += 1
         }
         shown = .active
-        shownChange = active?.parser.log.changeCount ?? -1
-        active?.isShown = true
+        shownChange = active.parser.log.changeCount
+        active.isShown = true
         best = nil
     }
 
@@ -229,7 +234,7 @@ public struct PartialJSONDecoder: Sendable {
         case .none: return false
         case .fixed(let old): return !snapshot.extends(old)
         case .active:
-            guard let old = active?.parser.snapshot() else { return false }
+            guard let old = (hasActive ? active.parser.snapshot() : nil) else { return false }
             return !snapshot.extends(old)
         }
     }

@@ -18,30 +18,53 @@ struct SnapshotLog {
         case openString(Int)
     }
 
+    /// The storage of both logs, in one object so that a mark retains one reference; replaced
+    /// when either log moves to larger storage.
+    final class Generation: Sendable {
+        let events: AppendLog<Event>.Storage
+        let text: AppendLog<UInt8>.Storage
+
+        init(events: AppendLog<Event>.Storage, text: AppendLog<UInt8>.Storage) {
+            self.events = events
+            self.text = text
+        }
+    }
+
     private(set) var events = AppendLog<Event>()
     private(set) var text = AppendLog<UInt8>(capacity: 256)
+    private var generation: Generation
+
+    init() {
+        generation = Generation(events: events.storage, text: text.storage)
+    }
 
     /// Grows whenever the visible value may have changed.
     var changeCount: Int { events.count + text.count }
 
     var mark: SnapshotMark {
-        SnapshotMark(events: events.storage, eventCount: events.count, text: text.storage, textCount: text.count)
+        SnapshotMark(generation: generation, eventCount: events.count, textCount: text.count)
     }
 
     mutating func log(_ event: Event) {
         events.append(event)
+        if events.storage !== generation.events { generation = Generation(events: events.storage, text: text.storage) }
     }
 
     mutating func logText(_ bytes: UnsafeBufferPointer<UInt8>) {
         text.append(contentsOf: bytes)
+        if text.storage !== generation.text { generation = Generation(events: events.storage, text: text.storage) }
+    }
+
+    /// The text logged since `start`: a string value that was shown, once it ends.
+    func string(from start: Int) -> String {
+        String(decoding: text.storage.prefix(text.count)[start...], as: UTF8.self)
     }
 }
 
 /// A snapshot as a place in a ``SnapshotLog``: valid and unchanged however the log grows later.
 struct SnapshotMark: Sendable {
-    let events: AppendLog<SnapshotLog.Event>.Storage
+    let generation: SnapshotLog.Generation
     let eventCount: Int
-    let text: AppendLog<UInt8>.Storage
     let textCount: Int
 
     /// The value at this mark, or nil when nothing of it is shown.
@@ -54,7 +77,7 @@ struct SnapshotMark: Sendable {
         }
         var stack: [Frame] = []
         var openString: Int?
-        for event in events.prefix(eventCount) {
+        for event in generation.events.prefix(eventCount) {
             switch event {
             case .push(let isObject):
                 stack.append(Frame(isObject: isObject))
@@ -79,7 +102,7 @@ struct SnapshotMark: Sendable {
             }
         }
         var node: SnapshotNode?
-        if let openString { node = .openString(Array(text.prefix(textCount)[openString...])) }
+        if let openString { node = .openString(Array(generation.text.prefix(textCount)[openString...])) }
         for frame in stack.reversed() {
             if frame.isObject {
                 node = .openObject(frame.members, lastKey: frame.key, last: frame.key == nil ? nil : node)

@@ -46,8 +46,10 @@ struct StreamingParser {
     private(set) var pos: Int
     private(set) var stack: [Frame] = []
     private(set) var phase: Phase = .value(.topLevel, allowBare: false)
-    /// The bytes of the string being read.
-    private(set) var text: [UInt8] = []
+    /// The bytes of the string being read, when it is not shown (a key, or inside an orphan);
+    /// a string that is shown is read into the log, from `stringStart`.
+    private var text: [UInt8] = []
+    private var stringStart = 0
     private var trivia = Trivia.none
     private var objectDepth = 0
     private var arrayDepth = 0
@@ -137,7 +139,10 @@ struct StreamingParser {
                 pos += length
                 text.removeAll(keepingCapacity: true)
                 phase = .string(kind, context)
-                if isVisible(context) { log.log(.openString(log.text.count)) }
+                if isVisible(context) {
+                    stringStart = log.text.count
+                    log.log(.openString(stringStart))
+                }
             } else if word {
                 try readToken(context, allowBare: true, window)
             } else {
@@ -203,7 +208,7 @@ struct StreamingParser {
             if let closeLength = try window.closingLength(kind, at: pos) {
                 if try window.isClosing(after: pos + closeLength, context) {
                     pos += closeLength
-                    let value = String(decoding: text, as: UTF8.self)
+                    let value = visible ? log.string(from: stringStart) : String(decoding: text, as: UTF8.self)
                     text.removeAll(keepingCapacity: true)
                     if context == .objectKey {
                         setKey(value)
@@ -221,7 +226,7 @@ struct StreamingParser {
             pos += 1
         }
         // The region ended inside the string (`atEnd` only answers true once it is final).
-        let value = String(decoding: text, as: UTF8.self)
+        let value = visible ? log.string(from: stringStart) : String(decoding: text, as: UTF8.self)
         text.removeAll(keepingCapacity: true)
         if context == .objectKey {
             missing()
@@ -421,11 +426,13 @@ struct StreamingParser {
         if !stack[top].hidden { log.log(.key(key)) }
     }
 
-    /// Adds bytes to the string being read; a string that is shown logs them for snapshots.
+    /// Adds bytes to the string being read: to the log when it is shown, else to `text`.
     private mutating func appendText(_ bytes: [UInt8], _ range: Range<Int>, _ visible: Bool) {
-        text.append(contentsOf: bytes[range])
-        guard visible else { return }
-        bytes.withUnsafeBufferPointer { buffer in log.logText(UnsafeBufferPointer(rebasing: buffer[range])) }
+        if visible {
+            bytes.withUnsafeBufferPointer { buffer in log.logText(UnsafeBufferPointer(rebasing: buffer[range])) }
+        } else {
+            text.append(contentsOf: bytes[range])
+        }
     }
 
     private func isVisible(_ context: Context) -> Bool {
