@@ -29,7 +29,7 @@ public struct JSONSnapshot: Sendable, CustomStringConvertible {
     var node: SnapshotNode {
         switch source {
         case .node(let node): return node
-        // A parser takes a mark only when something is shown (`StreamingParser.hasValue`).
+        // A parser takes a mark only when it shows a value (`SnapshotLog.showsValue`).
         case .mark(let mark): return mark.node ?? .complete(.null)
         }
     }

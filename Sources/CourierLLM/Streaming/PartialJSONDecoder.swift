@@ -73,11 +73,9 @@ public struct PartialJSONDecoder: Sendable {
 
     /// The value decoded so far, or nil when no JSON has been seen yet.
     public var snapshot: JSONSnapshot? {
-        switch shown {
-        case .none: return nil
-        case .fixed(let snapshot): return snapshot
-        case .active: return hasActive ? active.parser.snapshot() : nil
-        }
+        if case .active = shown { return hasActive ? active.parser.snapshot() : nil }
+        if case .fixed(let snapshot) = shown { return snapshot }
+        return nil
     }
 
     /// Adds a chunk of the answer; returns the new value when what is decoded so far changed.

@@ -33,6 +33,10 @@ struct SnapshotLog {
     private(set) var events = AppendLog<Event>()
     private(set) var text = AppendLog<UInt8>(capacity: 256)
     private var generation: Generation
+    /// How many containers are open in the logged value.
+    private var depth = 0
+    /// A string or a complete value was logged at the top.
+    private var hasTopValue = false
 
     init() {
         generation = Generation(events: events.storage, text: text.storage)
@@ -45,7 +49,16 @@ struct SnapshotLog {
         SnapshotMark(generation: generation, eventCount: events.count, textCount: text.count)
     }
 
+    /// Whether a mark now shows a value (what ``SnapshotMark/node`` gives is not nil).
+    var showsValue: Bool { depth > 0 || hasTopValue }
+
     mutating func log(_ event: Event) {
+        switch event {
+        case .push: depth += 1
+        case .pop: depth -= 1
+        case .append, .openString: if depth == 0 { hasTopValue = true }
+        case .key: break
+        }
         events.append(event)
         if events.storage !== generation.events { generation = Generation(events: events.storage, text: text.storage) }
     }

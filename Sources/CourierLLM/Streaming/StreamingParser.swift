@@ -551,18 +551,8 @@ extension StreamingParser {
     /// The value read so far, or nil when nothing of it can be shown yet. Constant time: a mark
     /// in the log, replayed when the snapshot is read.
     func snapshot() -> JSONSnapshot? {
-        guard hasValue else { return nil }
+        guard log.showsValue else { return nil }
         return JSONSnapshot(mark: log.mark)
-    }
-
-    /// Whether anything of the value is shown: the outermost container is never hidden.
-    var hasValue: Bool {
-        switch phase {
-        case .done: return true
-        case .failed: return false
-        case .string(_, let context): return !stack.isEmpty || context != .objectKey
-        default: return !stack.isEmpty
-        }
     }
 
     /// Whether the value read so far is worth showing: more than a `[1]` footnote or a `{`
