@@ -182,10 +182,11 @@ if CommandLine.arguments.contains("--streaming") {
 
 if CommandLine.arguments.contains("--streaming-profile") {
     let answer = Array(messyAnswer(bytes: 100_000).utf8)
+    let size = Int(argument("--streaming-profile", default: "1") ?? "1") ?? 1
     for _ in 0..<30 {
         var decoder = PartialJSONDecoder()
-        for index in answer.indices {
-            _ = decoder.feed(answer[index...index])
+        for index in stride(from: 0, to: answer.count, by: size) {
+            _ = decoder.feed(answer[index..<min(answer.count, index + size)])
             _ = decoder.snapshot
         }
         _ = try? decoder.finish()
