@@ -296,21 +296,11 @@ struct StreamingParser {
         if byte == UInt8(ascii: ":") {
             pos += 1
             phase = .value(.objectValue, allowBare: true)
-        } else if try startsValue(byte, window) {
+        } else if try window.startsValue(at: pos) {
             phase = .value(.objectValue, allowBare: false)
         } else {
             setKey(nil)
             closeOrFail()
-        }
-    }
-
-    private func startsValue(_ byte: UInt8, _ window: StreamWindow) throws(NeedMore) -> Bool {
-        switch byte {
-        case ByteClass.quote, ByteClass.apostrophe, UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "-"):
-            return true
-        default:
-            if ByteClass.isDigit(byte) || ByteClass.isASCIILetter(byte) { return true }
-            return try window.isSmartQuote(at: pos)
         }
     }
 
