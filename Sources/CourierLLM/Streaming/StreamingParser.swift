@@ -426,8 +426,9 @@ struct StreamingParser {
     }
 
     private func isVisible(_ context: Context) -> Bool {
-        guard context != .objectKey, let top = stack.last else { return context != .objectKey }
-        return !top.hidden && !top.childIsOrphan
+        // Indexed, not `stack.last`: that copies the frame (a retain per array) on every call.
+        guard context != .objectKey, !stack.isEmpty else { return context != .objectKey }
+        return !stack[stack.count - 1].hidden && !stack[stack.count - 1].childIsOrphan
     }
 
     private mutating func push(isObject: Bool) {
@@ -436,7 +437,7 @@ struct StreamingParser {
             fail()
             return
         }
-        let hidden = stack.last.map { $0.hidden || $0.childIsOrphan } ?? false
+        let hidden = !stack.isEmpty && (stack[stack.count - 1].hidden || stack[stack.count - 1].childIsOrphan)
         stack.append(Frame(isObject: isObject, hidden: hidden))
         if isObject { objectDepth += 1 } else { arrayDepth += 1 }
         pos += 1
