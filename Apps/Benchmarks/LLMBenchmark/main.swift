@@ -4,7 +4,8 @@ import Foundation
 // CourierLLM benchmark: corpus success rate, valid-JSON speed against plain JSONDecoder,
 // messy-input throughput and linearity. Run from the repository root:
 //   swift run -c release LLMBenchmark [--corpus FILE] [--out DIR]
-// `--streaming` runs only the PartialJSONDecoder rows (100 KB and 1 MB answers).
+// `--streaming` runs only the PartialJSONDecoder rows (100 KB and 1 MB answers);
+// `--streaming-restarts [--corpus FILE]` counts its restarts over the corpus.
 // With --out it writes results.json and messy-1mb.txt there (used by Benchmarks/llm-benchmark.sh).
 
 struct Article: Codable {
@@ -177,6 +178,32 @@ func streamingBenchmark(bytes: Int, runs: Int = 3) -> [StreamingRow] {
 if CommandLine.arguments.contains("--streaming") {
     _ = streamingBenchmark(bytes: 100_000, runs: 5)
     _ = streamingBenchmark(bytes: 1_000_000)
+    exit(0)
+}
+
+if CommandLine.arguments.contains("--streaming-restarts") {
+    // Restarts over the corpus, each answer fed one byte at a time, without and with the
+    // schema of its expected value (the numbers PartialJSONDecoderTests prints).
+    let path = argument("--corpus", default: "../Tests/CourierLLMTests/Fixtures/corpus.json") ?? ""
+    let entries = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [[String: Any]] ?? []
+    var plain = 0
+    var guided = 0
+    for entry in entries {
+        guard let answer = entry["answer"] as? String else { continue }
+        let bytes = Array(answer.utf8)
+        func restarts(_ schema: JSONSchema?) -> Int {
+            var decoder = PartialJSONDecoder(schema: schema)
+            for index in bytes.indices { _ = decoder.feed(bytes[index...index]) }
+            _ = try? decoder.finish()
+            return decoder.restarts
+        }
+        plain += restarts(nil)
+        if let expected = entry["expected"], !(expected is NSNull) {
+            let data = try JSONSerialization.data(withJSONObject: schema(for: expected), options: [.fragmentsAllowed])
+            guided += restarts(try JSONSchema(data: data))
+        }
+    }
+    print("partial restarts over \(entries.count) corpus answers (1-byte chunks): \(plain) without schema, \(guided) with")
     exit(0)
 }
 
