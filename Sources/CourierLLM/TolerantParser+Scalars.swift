@@ -9,15 +9,6 @@ extension TolerantParser {
         "NaN": .null, "Infinity": .null,
     ]
 
-    /// The literal word at `index`, if a known one ends there (not followed by a word byte).
-    func literalWord(at index: Int) -> String? {
-        var cursor = index
-        while cursor < end, ByteClass.isASCIILetter(bytes[cursor]), cursor - index < 16 { cursor += 1 }
-        guard cursor > index, cursor >= end || !ByteClass.isWordByte(bytes[cursor]) else { return nil }
-        let word = String(decoding: bytes[index..<cursor], as: UTF8.self)
-        return Self.literals[word] != nil ? word : nil
-    }
-
     mutating func parseLiteral() -> Parsed? {
         let start = pos
         while pos < end, ByteClass.isASCIILetter(bytes[pos]) { pos += 1 }
@@ -165,76 +156,6 @@ extension TolerantParser {
                 return
             }
         }
-    }
-
-    /// The end of a citation marker starting at `start`: `[text](url)`, `【…】`, or (unless
-    /// `requireLink`) a short bracketed note such as `[1]` or `[출처]`.
-    func citationEnd(from start: Int, requireLink: Bool) -> Int? {
-        if bytes[start] == 0xE3 {
-            guard start + 2 < end, bytes[start + 1] == 0x80, bytes[start + 2] == 0x90 else { return nil }
-            var cursor = start + 3
-            while cursor + 2 < end, cursor - start < 200 {
-                if bytes[cursor] == ByteClass.newline { return nil }
-                if bytes[cursor] == 0xE3, bytes[cursor + 1] == 0x80, bytes[cursor + 2] == 0x91 { return cursor + 3 }
-                cursor += 1
-            }
-            return nil
-        }
-        guard let close = bracketEnd(from: start) else { return nil }
-        if close + 1 < end, bytes[close + 1] == UInt8(ascii: "("), let linkEnd = linkEnd(from: close + 1) { return linkEnd }
-        if requireLink || close - start > 40 { return nil }
-        for index in (start + 1)..<close where bytes[index] == UInt8(ascii: ",") {
-            return nil
-        }
-        return close + 1
-    }
-
-    /// The index of the `]` matching the `[` at `start` on the same line, honouring `\` escapes.
-    func bracketEnd(from start: Int) -> Int? {
-        var depth = 0
-        var cursor = start
-        while cursor < end, cursor - start < 300 {
-            let byte = bytes[cursor]
-            switch byte {
-            case ByteClass.backslash:
-                cursor += 2
-                continue
-            case ByteClass.newline, ByteClass.quote, UInt8(ascii: "{"), UInt8(ascii: "}"): return nil
-            case UInt8(ascii: "["): depth += 1
-            case UInt8(ascii: "]"):
-                depth -= 1
-                if depth == 0 { return cursor }
-            default: break
-            }
-            cursor += 1
-        }
-        return nil
-    }
-
-    /// The index after the `)` closing a link target that starts with `(` at `start`.
-    func linkEnd(from start: Int) -> Int? {
-        var cursor = start + 1
-        while cursor < end, cursor - start < 2048 {
-            let byte = bytes[cursor]
-            if byte == UInt8(ascii: ")") { return cursor > start + 1 ? cursor + 1 : nil }
-            if byte <= 0x20 || byte == ByteClass.quote { return nil }
-            cursor += 1
-        }
-        return nil
-    }
-
-    /// The end of a short parenthesised note such as `(출처: 연합뉴스)` on one line.
-    func parenthesisEnd(from start: Int) -> Int? {
-        var cursor = start + 1
-        while cursor < end, cursor - start < 200 {
-            switch bytes[cursor] {
-            case UInt8(ascii: ")"): return cursor + 1
-            case ByteClass.newline, ByteClass.quote, UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"):
-                return nil
-            default: cursor += 1
-            }
-        }
-        return nil
     }
 
     /// A Markdown link `[text](url)` used as a value: returns the URL and advances past it.

@@ -150,7 +150,7 @@ struct TolerantParser {
                     if bytes[pos] == UInt8(ascii: ":") {
                         pos += 1
                         explicitColon = true
-                    } else if startsValue(bytes[pos]) {
+                    } else if startsValue(at: pos) {
                         note(.insertedMissingColon)
                     } else {
                         if members.isEmpty { return nil }
@@ -248,15 +248,5 @@ struct TolerantParser {
         if byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") { return true }
         guard ByteClass.isWordByte(byte) else { return false }
         return !ByteClass.isSmartQuote(in: bytes, at: index, end: end)
-    }
-
-    /// Whether `byte` can begin a value (used to detect a missing colon or comma).
-    func startsValue(_ byte: UInt8) -> Bool {
-        switch byte {
-        case ByteClass.quote, ByteClass.apostrophe, UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "-"):
-            return true
-        default:
-            return ByteClass.isDigit(byte) || ByteClass.isASCIILetter(byte) || ByteClass.isSmartQuote(in: bytes, at: pos, end: end)
-        }
     }
 }

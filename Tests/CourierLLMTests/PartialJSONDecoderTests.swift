@@ -130,6 +130,21 @@ struct PartialJSONDecoderTests {
         #expect(final.report?.isTruncated == true)
     }
 
+    @Test("a snapshot kept while the decoder reads on stays as it was, and a copied decoder reads on its own")
+    func snapshotsStayAndCopiesAreIndependent() throws {
+        var decoder = PartialJSONDecoder()
+        let kept = try #require(decoder.feed(#"{"a": "hel"#)?.snapshot)
+        var copy = decoder
+        _ = decoder.feed(#"lo", "n": [1, 2, {"deep": "x"#)
+        #expect(kept.json == #"{"a":"hel"}"#)
+        _ = copy.feed(#"p", "b": true}"#)
+        #expect(kept.json == #"{"a":"hel"}"#)
+        #expect(decoder.snapshot?.json == #"{"a":"hello","n":[1,2,{"deep":"x"}]}"#)
+        #expect(copy.snapshot?.json == #"{"a":"help","b":true}"#)
+        #expect(try copy.finish().snapshot.json == #"{"a":"help","b":true}"#)
+        #expect(decoder.snapshot?.extends(kept) == true)
+    }
+
     @Test("an answer without JSON throws what the whole-answer decoder throws")
     func refusalThrows() {
         var decoder = PartialJSONDecoder()

@@ -4,11 +4,34 @@ public import Foundation
 ///
 /// Values on its last path may still be open: a string still growing, an array or object still
 /// gaining items. ``json`` shows them closed where they stand, so every snapshot is valid JSON.
+///
+/// Taking a snapshot costs constant time and copies nothing: it is a mark in the decoder's
+/// append-only record of the value, which later chunks only extend. The value is built when
+/// the snapshot is read (``json``, ``decode(_:using:)``), in time proportional to its size; a
+/// snapshot stays valid and unchanged however much the decoder reads afterwards.
 public struct JSONSnapshot: Sendable, CustomStringConvertible {
-    let node: SnapshotNode
+    private enum Source {
+        case node(SnapshotNode)
+        case mark(SnapshotMark)
+    }
+
+    private let source: Source
 
     init(node: SnapshotNode) {
-        self.node = node
+        source = .node(node)
+    }
+
+    init(mark: SnapshotMark) {
+        source = .mark(mark)
+    }
+
+    /// The value as a tree (built from the mark, for a snapshot of a value being read).
+    var node: SnapshotNode {
+        switch source {
+        case .node(let node): return node
+        // A parser takes a mark only when it shows a value (`SnapshotLog.showsValue`).
+        case .mark(let mark): return mark.node ?? .complete(.null)
+        }
     }
 
     /// Whether the value is complete (nothing in it is still open).

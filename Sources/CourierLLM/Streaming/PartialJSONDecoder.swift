@@ -12,8 +12,9 @@ import Foundation
 /// ``LLMAnswerDecoder/extract(fromAnswer:schema:)`` gives for the whole text.
 ///
 /// The work is linear in the answer's bytes, however it is chunked: the parse state of every
-/// completed value is kept, only the new bytes are read, and a snapshot costs the depth of
-/// the open containers. The whole-answer decoder runs once, in ``finish()``.
+/// completed value is kept, only the new bytes are read, and a snapshot costs constant time (a
+/// mark in an append-only record of the value, shared by all snapshots and built into a value
+/// only when read). The whole-answer decoder runs once, in ``finish()``.
 ///
 /// ```swift
 /// var decoder = PartialJSONDecoder()
@@ -22,9 +23,6 @@ import Foundation
 /// }
 /// let final = try decoder.finish()
 /// ```
-///
-/// A snapshot shares the storage of the decoder's open containers: keep it past the next
-/// `feed` and that feed copies the open containers once.
 public struct PartialJSONDecoder: Sendable {
     /// The schema the JSON should fit, as for ``LLMAnswerDecoder/extract(fromAnswer:schema:)``.
     public let schema: JSONSchema?
@@ -35,13 +33,16 @@ public struct PartialJSONDecoder: Sendable {
     private var bytes: [UInt8] = []
     private var tracker = RegionTracker()
     private var scanPos = 0
-    private var active: Candidate?
+    private var active = Candidate(parser: StreamingParser(start: 0), inFence: false, isShown: false)
+    private var hasActive = false
     private var shown = Shown.none
-    private var shownVersion = -1
+    private var shownChange = -1
     private var best: Rank?
     private var finished = false
 
-    /// The candidate being parsed.
+    /// The candidate being parsed, when `hasActive`. Stored inline, not as an optional, so
+    /// that a snapshot reads its parser in place and a step advances it in place: a copy of the
+    /// parser costs a retain per field, more than the rest of a one-byte feed.
     private struct Candidate {
         var parser: StreamingParser
         var inFence: Bool
@@ -54,7 +55,7 @@ public struct PartialJSONDecoder: Sendable {
         /// The active candidate: its current state extends everything shown.
         case active
         /// A complete value, or the last state of a candidate that failed.
-        case fixed(SnapshotNode)
+        case fixed(JSONSnapshot)
     }
 
     /// How the whole-answer decoder ranks a complete candidate (score, then fence, then size).
@@ -72,11 +73,9 @@ public struct PartialJSONDecoder: Sendable {
 
     /// The value decoded so far, or nil when no JSON has been seen yet.
     public var snapshot: JSONSnapshot? {
-        switch shown {
-        case .none: return nil
-        case .fixed(let node): return JSONSnapshot(node: node)
-        case .active: return active.flatMap { $0.parser.snapshot() }.map(JSONSnapshot.init(node:))
-        }
+        if case .active = shown { return hasActive ? active.parser.snapshot() : nil }
+        if case .fixed(let snapshot) = shown { return snapshot }
+        return nil
     }
 
     /// Adds a chunk of the answer; returns the new value when what is decoded so far changed.
@@ -85,7 +84,15 @@ public struct PartialJSONDecoder: Sendable {
     }
 
     /// Adds a chunk of the answer's UTF-8 bytes (a character may be split across chunks).
+    @inlinable
     public mutating func feed(_ chunk: some Sequence<UInt8>) -> PartialJSONUpdate? {
+        if let update = chunk.withContiguousStorageIfAvailable({ feed(buffer: $0) }) { return update }
+        return Array(chunk).withUnsafeBufferPointer { feed(buffer: $0) }
+    }
+
+    /// Adds a chunk of bytes from contiguous storage.
+    @usableFromInline
+    mutating func feed(buffer chunk: UnsafeBufferPointer<UInt8>) -> PartialJSONUpdate? {
         precondition(!finished, "feed after finish")
         bytes.append(contentsOf: chunk)
         return pump(final: false)
@@ -104,12 +111,12 @@ public struct PartialJSONDecoder: Sendable {
             _ = try LLMAnswerDecoder(schema: schema).extract(fromAnswer: answer)
             throw .noJSON(modelText: result.modelText)
         }
-        let node = SnapshotNode.complete(winner.value)
-        let restart = isRestart(to: node)
+        let final = JSONSnapshot(node: .complete(winner.value))
+        let restart = isRestart(to: final)
         if restart { restarts += 1 }
-        shown = .fixed(node)
-        active = nil
-        return PartialJSONUpdate(snapshot: JSONSnapshot(node: node), isRestart: restart, report: winner.report)
+        shown = .fixed(final)
+        hasActive = false
+        return PartialJSONUpdate(snapshot: final, isRestart: restart, report: winner.report)
     }
 
     // MARK: Driving
@@ -129,46 +136,46 @@ public struct PartialJSONDecoder: Sendable {
             guard extent.isBoundary else { break }
             tracker.nextRegion()
         }
-        if case .active = shown, let candidate = active, candidate.parser.version != shownVersion {
-            shownVersion = candidate.parser.version
+        if case .active = shown, hasActive, active.parser.log.changeCount != shownChange {
+            shownChange = active.parser.log.changeCount
             changed = true
         }
         guard changed, let snapshot else { return nil }
         return PartialJSONUpdate(snapshot: snapshot, isRestart: restart, report: nil)
     }
 
-    /// Parses candidates in the current region as far as the window reaches.
+    /// Parses candidates in the current region as far as the window reaches. The active
+    /// candidate is advanced in place: a copy of its parser would share its log.
     private mutating func runCandidates(_ window: StreamWindow, _ restart: inout Bool, _ changed: inout Bool) {
         while true {
-            if active == nil {
+            if !hasActive {
                 while scanPos < window.end, bytes[scanPos] != UInt8(ascii: "{"), bytes[scanPos] != UInt8(ascii: "[") {
                     scanPos += 1
                 }
                 guard scanPos < window.end else { return }
                 active = Candidate(parser: StreamingParser(start: scanPos), inFence: tracker.kind == .fence, isShown: false)
+                hasActive = true
             }
-            guard var candidate = active else { return }
-            active = nil
-            candidate.parser.advance(window)
-            if let shrank = candidate.parser.takeShrank(), candidate.isShown {
+            active.parser.advance(window)
+            if let shrank = active.parser.takeShrank(), active.isShown {
                 // The candidate dropped part of what was shown (a value turned out not to be JSON).
-                if let now = candidate.parser.snapshot() ?? Optional(shrank), !now.extends(shrank) { restart = true }
+                if let now = active.parser.snapshot() ?? Optional(shrank), !now.extends(shrank) { restart = true }
                 changed = true
-                if candidate.parser.isFailed { shown = .fixed(shrank) }
+                if active.parser.isFailed { shown = .fixed(shrank) }
             }
-            let parser = candidate.parser
-            if parser.isDone || parser.isFailed {
+            if active.parser.isDone || active.parser.isFailed {
+                let candidate = active
+                hasActive = false
+                let parser = candidate.parser
                 scanPos = max(parser.pos, parser.start + 1, parser.tooDeepAt ?? 0)
                 if case .done(let value) = parser.phase { complete(value, candidate, window, &restart, &changed) }
                 if candidate.isShown, parser.isFailed, case .active = shown { shown = .none }
                 continue
             }
-            if !candidate.isShown, shouldShow(candidate) {
-                show(candidate, &restart)
-                candidate.isShown = true
+            if !active.isShown, shouldShowActive() {
+                showActive(&restart)
                 changed = true
             }
-            active = candidate
             return
         }
     }
@@ -181,49 +188,52 @@ public struct PartialJSONDecoder: Sendable {
         let rank = Rank(
             score: shape.map { ShapeMatcher.fit(value, $0) } ?? 1, inFence: candidate.inFence, size: stop - candidate.parser.start)
         if candidate.isShown {
-            shown = .fixed(.complete(value))
+            shown = .fixed(JSONSnapshot(node: .complete(value)))
             best = rank
             changed = true
             return
         }
         guard CandidateFinder.isSubstantial(value) || candidate.inFence else { return }
         if let best, !Self.ranksBefore(rank, best) { return }
-        let node = SnapshotNode.complete(value)
-        if isRestart(to: node) {
+        let snapshot = JSONSnapshot(node: .complete(value))
+        if isRestart(to: snapshot) {
             restart = true
             restarts += 1
         }
-        shown = .fixed(node)
+        shown = .fixed(snapshot)
         best = rank
         changed = true
     }
 
-    /// Whether a candidate still being read should replace what is shown.
-    private func shouldShow(_ candidate: Candidate) -> Bool {
-        guard candidate.parser.looksSubstantial || (candidate.inFence && !candidate.parser.stack.isEmpty) else { return false }
+    /// Whether the active candidate, still being read, should replace what is shown.
+    private func shouldShowActive() -> Bool {
+        guard hasActive else { return false }
+        let inFence = active.inFence
+        guard active.parser.looksSubstantial || (inFence && !active.parser.stack.isEmpty) else { return false }
         guard let best else { return true }
         if shape != nil { return false }
-        if candidate.inFence != best.inFence { return candidate.inFence }
-        return candidate.parser.pos - candidate.parser.start > best.size
+        if inFence != best.inFence { return inFence }
+        return active.parser.pos - active.parser.start > best.size
     }
 
-    private mutating func show(_ candidate: Candidate, _ restart: inout Bool) {
-        if let node = candidate.parser.snapshot(), isRestart(to: node) {
+    private mutating func showActive(_ restart: inout Bool) {
+        if let snapshot = (hasActive ? active.parser.snapshot() : nil), isRestart(to: snapshot) {
             restart = true
             restarts += 1
         }
         shown = .active
-        shownVersion = candidate.parser.version
+        shownChange = active.parser.log.changeCount
+        active.isShown = true
         best = nil
     }
 
-    private func isRestart(to node: SnapshotNode) -> Bool {
+    private func isRestart(to snapshot: JSONSnapshot) -> Bool {
         switch shown {
         case .none: return false
-        case .fixed(let old): return !node.extends(old)
+        case .fixed(let old): return !snapshot.extends(old)
         case .active:
-            guard let old = active?.parser.snapshot() else { return false }
-            return !node.extends(old)
+            guard let old = (hasActive ? active.parser.snapshot() : nil) else { return false }
+            return !snapshot.extends(old)
         }
     }
 

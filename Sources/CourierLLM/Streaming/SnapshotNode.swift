@@ -1,7 +1,7 @@
 import Foundation
 
-/// The value decoded so far, as a tree whose rightmost path may still be open. Built from the
-/// parser's stack in time proportional to its depth: complete children are shared, not copied.
+/// The value decoded so far, as a tree whose rightmost path may still be open: what a
+/// ``SnapshotMark`` replays into when a snapshot is read. Complete children are shared, not copied.
 indirect enum SnapshotNode: Sendable {
     case complete(JSONValue)
     /// A string still being read: its bytes so far.
@@ -84,6 +84,9 @@ indirect enum SnapshotNode: Sendable {
 extension SnapshotNode {
     /// Whether this value grows `earlier` without changing it (see `JSONSnapshot.extends`).
     func extends(_ earlier: SnapshotNode) -> Bool {
+        // The common case at the end of an answer: the final value is the one shown, complete.
+        // Values with the same bytes write the same text, without writing it.
+        if case .complete(let value) = self, case .complete(let old) = earlier, Self.sameBytes(value, old) { return true }
         let (old, closers) = earlier.compactText()
         let oldBytes = Array(old.utf8)
         let settled = Array(oldBytes.dropLast(closers))
@@ -95,5 +98,30 @@ extension SnapshotNode {
         guard settled.count < new.count else { return true }
         let next = new[settled.count]
         return !(ByteClass.isWordByte(next) || next == UInt8(ascii: ".") || next == UInt8(ascii: "-") || next == UInt8(ascii: "+"))
+    }
+
+    /// Whether two values are the same bytes (strings compared as UTF-8, not as Unicode
+    /// canonical equivalence as `==` compares them): then their compact texts are equal.
+    private static func sameBytes(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.object(let left), .object(let right)):
+            guard left.count == right.count else { return false }
+            for (a, b) in zip(left, right) {
+                guard a.isOrphanGroup == b.isOrphanGroup, a.key.utf8.elementsEqual(b.key.utf8), sameBytes(a.value, b.value) else {
+                    return false
+                }
+            }
+            return true
+        case (.array(let left), .array(let right)):
+            return left.count == right.count && zip(left, right).allSatisfy { sameBytes($0, $1) }
+        case (.string(let left), .string(let right)), (.number(let left), .number(let right)):
+            return left.utf8.elementsEqual(right.utf8)
+        case (.bool(let left), .bool(let right)):
+            return left == right
+        case (.null, .null):
+            return true
+        default:
+            return false
+        }
     }
 }

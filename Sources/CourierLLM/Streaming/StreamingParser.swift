@@ -46,17 +46,19 @@ struct StreamingParser {
     private(set) var pos: Int
     private(set) var stack: [Frame] = []
     private(set) var phase: Phase = .value(.topLevel, allowBare: false)
-    /// The bytes of the string being read.
-    private(set) var text: [UInt8] = []
+    /// The bytes of the string being read, when it is not shown (a key, or inside an orphan);
+    /// a string that is shown is read into the log, from `stringStart`.
+    private var text: [UInt8] = []
+    private var stringStart = 0
     private var trivia = Trivia.none
     private var objectDepth = 0
     private var arrayDepth = 0
     /// Where the first container nested past ``TolerantParser/maxDepth`` began, if one did.
     private(set) var tooDeepAt: Int?
-    /// Bumped whenever the visible value changes.
-    private(set) var version = 0
+    /// The changes to the visible value: snapshots are marks in it.
+    private(set) var log = SnapshotLog()
     /// The value as it stood before a failure dropped part of it, until taken.
-    private var shrank: SnapshotNode?
+    private var shrank: JSONSnapshot?
     /// A step that waited for look-ahead is retried once the bytes reach this index.
     private var retryAt = 0
 
@@ -66,7 +68,7 @@ struct StreamingParser {
     }
 
     /// The value as it stood before a failure dropped part of what was shown, once.
-    mutating func takeShrank() -> SnapshotNode? {
+    mutating func takeShrank() -> JSONSnapshot? {
         defer { shrank = nil }
         return shrank
     }
@@ -137,7 +139,10 @@ struct StreamingParser {
                 pos += length
                 text.removeAll(keepingCapacity: true)
                 phase = .string(kind, context)
-                if isVisible(context) { version += 1 }
+                if isVisible(context) {
+                    stringStart = log.text.count
+                    log.log(.openString(stringStart))
+                }
             } else if word {
                 try readToken(context, allowBare: true, window)
             } else {
@@ -181,10 +186,7 @@ struct StreamingParser {
         while true {
             let runStart = pos
             while pos < window.end, kind.isPlain(bytes[pos]) { pos += 1 }
-            if pos > runStart {
-                text.append(contentsOf: bytes[runStart..<pos])
-                if visible { version += 1 }
-            }
+            if pos > runStart { appendText(bytes, runStart..<pos, visible) }
             if try window.atEnd(pos) { break }
             let byte = bytes[pos]
             if byte == ByteClass.backslash {
@@ -199,35 +201,32 @@ struct StreamingParser {
                 }
                 var parser = TolerantParser(bytes: bytes, start: pos, end: window.end)
                 parser.appendEscape(kind)
-                text.append(contentsOf: parser.scratch)
+                appendText(parser.scratch, parser.scratch.indices, visible)
                 pos = parser.pos
-                if visible { version += 1 }
                 continue
             }
             if let closeLength = try window.closingLength(kind, at: pos) {
                 if try window.isClosing(after: pos + closeLength, context) {
                     pos += closeLength
-                    let value = String(decoding: text, as: UTF8.self)
+                    let value = visible ? log.string(from: stringStart) : String(decoding: text, as: UTF8.self)
                     text.removeAll(keepingCapacity: true)
                     if context == .objectKey {
-                        stack[stack.count - 1].key = value
+                        setKey(value)
                         phase = .afterKey
                     } else {
                         deliver(.string(value))
                     }
                     return
                 }
-                text.append(contentsOf: bytes[pos..<(pos + closeLength)])
+                appendText(bytes, pos..<(pos + closeLength), visible)
                 pos += closeLength
-                if visible { version += 1 }
                 continue
             }
-            text.append(byte)
+            appendText(bytes, pos..<(pos + 1), visible)
             pos += 1
-            if visible { version += 1 }
         }
         // The region ended inside the string (`atEnd` only answers true once it is final).
-        let value = String(decoding: text, as: UTF8.self)
+        let value = visible ? log.string(from: stringStart) : String(decoding: text, as: UTF8.self)
         text.removeAll(keepingCapacity: true)
         if context == .objectKey {
             missing()
@@ -281,7 +280,7 @@ struct StreamingParser {
                 return
             }
             pos = parser.pos
-            stack[top].key = key
+            setKey(key)
             phase = .afterKey
         }
     }
@@ -289,7 +288,7 @@ struct StreamingParser {
     private mutating func readAfterKey(_ window: StreamWindow) throws(NeedMore) {
         try skipTrivia(window)
         if try window.atEnd(pos) {
-            stack[stack.count - 1].key = nil
+            setKey(nil)
             close()
             return
         }
@@ -297,21 +296,11 @@ struct StreamingParser {
         if byte == UInt8(ascii: ":") {
             pos += 1
             phase = .value(.objectValue, allowBare: true)
-        } else if try startsValue(byte, window) {
+        } else if try window.startsValue(at: pos) {
             phase = .value(.objectValue, allowBare: false)
         } else {
-            stack[stack.count - 1].key = nil
+            setKey(nil)
             closeOrFail()
-        }
-    }
-
-    private func startsValue(_ byte: UInt8, _ window: StreamWindow) throws(NeedMore) -> Bool {
-        switch byte {
-        case ByteClass.quote, ByteClass.apostrophe, UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "-"):
-            return true
-        default:
-            if ByteClass.isDigit(byte) || ByteClass.isASCIILetter(byte) { return true }
-            return try window.isSmartQuote(at: pos)
         }
     }
 
@@ -419,9 +408,27 @@ struct StreamingParser {
 
     // MARK: Stack
 
+    /// Sets the key of the member the innermost object is reading.
+    private mutating func setKey(_ key: String?) {
+        let top = stack.count - 1
+        guard stack[top].key != key else { return }
+        stack[top].key = key
+        if !stack[top].hidden { log.log(.key(key)) }
+    }
+
+    /// Adds bytes to the string being read: to the log when it is shown, else to `text`.
+    private mutating func appendText(_ bytes: [UInt8], _ range: Range<Int>, _ visible: Bool) {
+        if visible {
+            bytes.withUnsafeBufferPointer { buffer in log.logText(UnsafeBufferPointer(rebasing: buffer[range])) }
+        } else {
+            text.append(contentsOf: bytes[range])
+        }
+    }
+
     private func isVisible(_ context: Context) -> Bool {
-        guard context != .objectKey, let top = stack.last else { return context != .objectKey }
-        return !top.hidden && !top.childIsOrphan
+        // Indexed, not `stack.last`: that copies the frame (a retain per array) on every call.
+        guard context != .objectKey, !stack.isEmpty else { return context != .objectKey }
+        return !stack[stack.count - 1].hidden && !stack[stack.count - 1].childIsOrphan
     }
 
     private mutating func push(isObject: Bool) {
@@ -430,17 +437,18 @@ struct StreamingParser {
             fail()
             return
         }
-        let hidden = stack.last.map { $0.hidden || $0.childIsOrphan } ?? false
+        let hidden = !stack.isEmpty && (stack[stack.count - 1].hidden || stack[stack.count - 1].childIsOrphan)
         stack.append(Frame(isObject: isObject, hidden: hidden))
         if isObject { objectDepth += 1 } else { arrayDepth += 1 }
         pos += 1
         phase = .loop
-        if !hidden { version += 1 }
+        if !hidden { log.log(.push(isObject: isObject)) }
     }
 
     /// Closes the innermost container and hands its value to the one around it.
     private mutating func close() {
         let frame = stack.removeLast()
+        if !frame.hidden { log.log(.pop) }
         let value: JSONValue
         if frame.isObject {
             objectDepth -= 1
@@ -459,7 +467,7 @@ struct StreamingParser {
     private mutating func deliver(_ value: JSONValue) {
         guard !stack.isEmpty else {
             phase = .done(value)
-            version += 1
+            log.log(.append(value))
             return
         }
         let top = stack.count - 1
@@ -470,12 +478,13 @@ struct StreamingParser {
             } else {
                 stack[top].members.append(JSONMember(key: stack[top].key ?? "", value: value))
                 stack[top].key = nil
+                if !stack[top].hidden { log.log(.append(value)) }
             }
         } else {
             stack[top].elements.append(value)
+            if !stack[top].hidden { log.log(.append(value)) }
         }
         stack[top].expecting = false
-        if !stack[top].hidden { version += 1 }
         phase = .afterValue
     }
 
@@ -485,7 +494,7 @@ struct StreamingParser {
             phase = .failed
             return
         }
-        stack[stack.count - 1].key = nil
+        setKey(nil)
         stack[stack.count - 1].childIsOrphan = false
         close()
     }
@@ -498,7 +507,7 @@ struct StreamingParser {
             stack[top].isObject ? !stack[top].members.isEmpty : stack[top].elements.contains(where: \.isContainer)
         if keep {
             pos = stack[top].itemStart
-            stack[top].key = nil
+            setKey(nil)
             stack[top].childIsOrphan = false
             close()
         } else {
@@ -524,30 +533,17 @@ struct StreamingParser {
         if shrank == nil { shrank = snapshot() }
         let frame = stack.removeLast()
         if frame.isObject { objectDepth -= 1 } else { arrayDepth -= 1 }
-        version += 1
+        if !frame.hidden { log.log(.pop) }
         fail()
     }
 }
 
 extension StreamingParser {
-    /// The value read so far, or nil when nothing of it can be shown yet.
-    func snapshot() -> SnapshotNode? {
-        if case .done(let value) = phase { return .complete(value) }
-        var node: SnapshotNode?
-        if case .string(_, let context) = phase, context != .objectKey { node = .openString(text) }
-        for frame in stack.reversed() {
-            if frame.hidden {
-                node = nil
-                continue
-            }
-            if frame.isObject {
-                let key = frame.childIsOrphan ? nil : frame.key
-                node = .openObject(frame.members, lastKey: key, last: key == nil ? nil : node)
-            } else {
-                node = .openArray(frame.elements, last: node)
-            }
-        }
-        return node
+    /// The value read so far, or nil when nothing of it can be shown yet. Constant time: a mark
+    /// in the log, replayed when the snapshot is read.
+    func snapshot() -> JSONSnapshot? {
+        guard log.showsValue else { return nil }
+        return JSONSnapshot(mark: log.mark)
     }
 
     /// Whether the value read so far is worth showing: more than a `[1]` footnote or a `{`
