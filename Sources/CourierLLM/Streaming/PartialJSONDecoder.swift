@@ -94,7 +94,16 @@ public struct PartialJSONDecoder: Sendable {
     @usableFromInline
     mutating func feed(buffer chunk: UnsafeBufferPointer<UInt8>) -> PartialJSONUpdate? {
         precondition(!finished, "feed after finish")
-        bytes.append(contentsOf: chunk)
+        let oldCount = bytes.count
+        if chunk.count == 1 { bytes.append(chunk[0]) } else { bytes.append(contentsOf: chunk) }
+        // The common small chunk: more of the string being read, with nothing in it that ends
+        // the string or the region. Appended where `pump` would append it, without a scan.
+        if hasActive, active.isShown, tracker.isPlain(chunk, at: oldCount),
+            active.parser.extendString(chunk, end: bytes.count)
+        {
+            tracker.skipPlain(to: bytes.count)
+            return update(restart: false, changed: false)
+        }
         return pump(final: false)
     }
 
@@ -136,6 +145,12 @@ public struct PartialJSONDecoder: Sendable {
             guard extent.isBoundary else { break }
             tracker.nextRegion()
         }
+        return update(restart: restart, changed: changed)
+    }
+
+    /// The update for what the caller has seen, or nil when it did not change.
+    private mutating func update(restart: Bool, changed: Bool) -> PartialJSONUpdate? {
+        var changed = changed
         if case .active = shown, hasActive, active.parser.log.changeCount != shownChange {
             shownChange = active.parser.log.changeCount
             changed = true

@@ -50,6 +50,19 @@ struct RegionTracker {
         return Extent(end: final ? bytes.count : safe, isFinal: final)
     }
 
+    /// Whether `chunk`, received after the `count` bytes already scanned, cannot open or close
+    /// a region: no backtick in it, and the scan stopped before it (then ``skipPlain(to:)``
+    /// stands for ``scan(_:final:)``, which would only move past it).
+    func isPlain(_ chunk: UnsafeBufferPointer<UInt8>, at count: Int) -> Bool {
+        guard kind != .header, cursor + 2 >= count else { return false }
+        return !chunk.contains(UInt8(ascii: "`"))
+    }
+
+    /// Moves past a chunk that ``isPlain(_:at:)`` accepted, now the bytes end at `count`.
+    mutating func skipPlain(to count: Int) {
+        cursor = max(cursor, count - 2)
+    }
+
     /// The current region ended at the boundary ``scan(_:final:)`` returned: moves to the next.
     mutating func nextRegion() {
         switch kind {

@@ -107,7 +107,7 @@ extension SnapshotNode {
         case (.object(let left), .object(let right)):
             guard left.count == right.count else { return false }
             for (a, b) in zip(left, right) {
-                guard a.isOrphanGroup == b.isOrphanGroup, a.key.utf8.elementsEqual(b.key.utf8), sameBytes(a.value, b.value) else {
+                guard a.isOrphanGroup == b.isOrphanGroup, sameUTF8(a.key, b.key), sameBytes(a.value, b.value) else {
                     return false
                 }
             }
@@ -115,13 +115,27 @@ extension SnapshotNode {
         case (.array(let left), .array(let right)):
             return left.count == right.count && zip(left, right).allSatisfy { sameBytes($0, $1) }
         case (.string(let left), .string(let right)), (.number(let left), .number(let right)):
-            return left.utf8.elementsEqual(right.utf8)
+            return sameUTF8(left, right)
         case (.bool(let left), .bool(let right)):
             return left == right
         case (.null, .null):
             return true
         default:
             return false
+        }
+    }
+
+    /// Whether two strings have the same UTF-8 bytes: compared in place (`memcmp`), not byte
+    /// by byte through the UTF-8 view.
+    private static func sameUTF8(_ lhs: String, _ rhs: String) -> Bool {
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in
+                guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else { return true }
+                return memcmp(leftBase, rightBase, left.count) == 0
+            }
         }
     }
 }

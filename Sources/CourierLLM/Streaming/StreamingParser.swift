@@ -103,6 +103,19 @@ struct StreamingParser {
         }
     }
 
+    /// Reads `chunk`, the bytes from `pos` to `end`, when it only extends the string being read
+    /// (no quote, escape or control byte): what ``advance(_:)`` would do with it, without the
+    /// window. Returns false, changing nothing, when it does not apply.
+    mutating func extendString(_ chunk: UnsafeBufferPointer<UInt8>, end: Int) -> Bool {
+        guard case .string(let kind, let context) = phase, pos + chunk.count == end, end >= retryAt else { return false }
+        for byte in chunk where !kind.isPlain(byte) { return false }
+        if isVisible(context) { log.logText(chunk) } else { text.append(contentsOf: chunk) }
+        pos = end
+        // As `advance(_:)` sets it when the string runs to the end of the bytes received.
+        retryAt = end + max(1, chunk.count / 2)
+        return true
+    }
+
     private mutating func step(_ window: StreamWindow) throws(NeedMore) {
         switch phase {
         case .value(let context, let allowBare): try readValue(context, allowBare: allowBare, window)
