@@ -96,10 +96,12 @@ public struct PartialJSONDecoder: Sendable {
         precondition(!finished, "feed after finish")
         let oldCount = bytes.count
         if chunk.count == 1 { bytes.append(chunk[0]) } else { bytes.append(contentsOf: chunk) }
-        // The common small chunk: more of the string being read, with nothing in it that ends
-        // the string or the region. Appended where `pump` would append it, without a scan.
+        // The common small chunks: more of the string being read, with nothing in it that ends
+        // the string or the region, appended where `pump` would append it; or bytes the parser
+        // is not ready to read (it waits for look-ahead), which `pump` would only scan for a
+        // fence. Either way without a scan, a window or a step.
         if hasActive, active.isShown, tracker.isPlain(chunk, at: oldCount),
-            active.parser.extendString(chunk, end: bytes.count)
+            active.parser.isWaiting(until: bytes.count) || active.parser.extendString(chunk, end: bytes.count)
         {
             tracker.skipPlain(to: bytes.count)
             return update(restart: false, changed: false)

@@ -103,6 +103,12 @@ struct StreamingParser {
         }
     }
 
+    /// Whether ``advance(_:)`` would do nothing with the bytes up to `end` (not the region's
+    /// final end): a step that waited for look-ahead is retried only from `retryAt`.
+    func isWaiting(until end: Int) -> Bool {
+        end < retryAt
+    }
+
     /// Reads `chunk`, the bytes from `pos` to `end`, when it only extends the string being read
     /// (no quote, escape or control byte): what ``advance(_:)`` would do with it, without the
     /// window. Returns false, changing nothing, when it does not apply.
