@@ -14,6 +14,8 @@ public final class CallRecorder: Sendable {
     public let call: UInt64
     private let state = Mutex<State>(State())
     private let listeners: [@Sendable (CallEvent) -> Void]
+    /// The call's trace, when the client traces: what each exchange's request carries.
+    package let tracing: (any AttemptTracing)?
 
     private struct State {
         var attempt = 0
@@ -22,10 +24,12 @@ public final class CallRecorder: Sendable {
 
     private static let nextCall = Atomic<UInt64>(0)
 
-    /// A recorder for a new call, telling each event to `listeners` (which must not block).
-    package init(listeners: [@Sendable (CallEvent) -> Void]) {
+    /// A recorder for a new call, telling each event to `listeners` (which must not block), with
+    /// `tracing` told of each event first when the client traces.
+    package init(listeners: [@Sendable (CallEvent) -> Void], tracing: (any AttemptTracing)? = nil) {
         call = Self.nextCall.add(1, ordering: .relaxed).newValue
         self.listeners = listeners
+        self.tracing = tracing
     }
 
     /// Records `kind` now, for the exchange under way.
@@ -35,6 +39,7 @@ public final class CallRecorder: Sendable {
             state.events.append(event)
             return event
         }
+        tracing?.observe(event)
         for listener in listeners { listener(event) }
     }
 
@@ -47,6 +52,7 @@ public final class CallRecorder: Sendable {
             state.events.append(event)
             return event
         }
+        tracing?.observe(event)
         for listener in listeners { listener(event) }
         return event.attempt
     }

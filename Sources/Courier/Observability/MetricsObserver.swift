@@ -91,13 +91,17 @@ public struct MetricsObserver: CallObserver {
             ]
             if let status { dimensions.append(("http.response.status_code", String(status))) }
             if let error {
-                // The error's name without its details (`networkError(-1004 cannotConnectToHost)` → `cannotConnectToHost`).
-                let name = error.split(separator: " ").last.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "()")) } ?? error
-                dimensions.append(("error.type", name))
+                dimensions.append(("error.type", Self.errorType(error)))
             } else if let status, status >= 400 {
                 dimensions.append(("error.type", String(status)))
             }
             return dimensions
+        }
+
+        /// OpenTelemetry's `error.type` of a failure as the timeline names it: the name without its
+        /// details (`networkError(-1004 cannotConnectToHost)` → `cannotConnectToHost`).
+        static func errorType(_ reason: String) -> String {
+            reason.split(separator: " ").last.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "()")) } ?? reason
         }
 
         /// The scheme, host and port of an absolute URL, read off its text (cheaper than
