@@ -227,6 +227,7 @@ let package = Package(
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
             ],
             swiftSettings: strict
         ),

@@ -12,14 +12,16 @@ import Synchronization
 public final class CallRecorder: Sendable {
     /// The call's number, unique in this process.
     public let call: UInt64
-    private let state = Mutex<State>(State())
+    private let state: Mutex<State>
     private let listeners: [@Sendable (CallEvent) -> Void]
     /// The call's trace, when the client traces: what each exchange's request carries.
     package let tracing: (any AttemptTracing)?
 
     private struct State {
         var attempt = 0
-        var events: [CallEvent] = []
+        var events: [CallEvent]
+        /// The last URL redacted for this call, and its redaction: most exchanges go where the call did.
+        var url: (raw: String, redacted: String)?
     }
 
     private static let nextCall = Atomic<UInt64>(0)
@@ -28,6 +30,9 @@ public final class CallRecorder: Sendable {
     /// `tracing` told of each event first when the client traces.
     package init(listeners: [@Sendable (CallEvent) -> Void], tracing: (any AttemptTracing)? = nil) {
         call = Self.nextCall.add(1, ordering: .relaxed).newValue
+        var events: [CallEvent] = []
+        events.reserveCapacity(8)  // a plain call's events, in one allocation
+        state = Mutex(State(events: events))
         self.listeners = listeners
         self.tracing = tracing
     }
@@ -55,6 +60,15 @@ public final class CallRecorder: Sendable {
         tracing?.observe(event)
         for listener in listeners { listener(event) }
         return event.attempt
+    }
+
+    /// `raw` redacted by `redact` — or as it was the last time, when it is the same URL (a retry,
+    /// the first exchange of the call's own URL): one redaction per call instead of one per event.
+    package func redactedURL(_ raw: String, _ redact: (String) -> String) -> String {
+        if let last = state.withLock({ $0.url }), last.raw == raw { return last.redacted }
+        let redacted = redact(raw)
+        state.withLock { $0.url = (raw, redacted) }
+        return redacted
     }
 
     /// Every event so far, in order.

@@ -187,16 +187,20 @@ struct CallPipeline: Sendable {
     /// Records the start of an HTTP exchange of `request`; when the client traces, the request
     /// carries the exchange's W3C trace context (set, replacing any a previous attempt carried).
     static func startAttempt(_ request: inout HTTPRequest, baseURL: URL, recorder: CallRecorder) {
-        let attempt = recorder.startAttempt(url: redactedURL(request, baseURL))
+        let attempt = recorder.startAttempt(url: redactedURL(request, baseURL, recorder: recorder))
         guard let tracing = recorder.tracing, let context = tracing.traceContext(forAttempt: attempt) else { return }
         request.headerFields[.traceparent] = context.traceParent
-        request.headerFields[.tracestate] = context.traceState
+        if let state = context.traceState {
+            request.headerFields[.tracestate] = state
+        } else if request.headerFields.contains(.tracestate) {
+            request.headerFields[.tracestate] = nil  // a previous attempt's, or the caller's: not this trace's
+        }
         recorder.record(.traceContext(traceParent: context.traceParent))
     }
 
     /// `request`'s URL on `baseURL`, with the call's secrets redacted, for the timeline.
-    static func redactedURL(_ request: HTTPRequest, _ baseURL: URL) -> String {
-        Redactor(secrets: CallContext.current?.secrets ?? []).url(URLJoin.join(baseURL, request.path ?? "/"))
+    static func redactedURL(_ request: HTTPRequest, _ baseURL: URL, recorder: CallRecorder) -> String {
+        recorder.redactedURL(URLJoin.join(baseURL, request.path ?? "/")) { Redactor(secrets: CallContext.current?.secrets ?? []).url($0) }
     }
 
     /// Records a redirect followed in the call's timeline.

@@ -121,7 +121,7 @@ public final class NetworkClient: NetworkProviding, Sendable {
         if let timeline { listeners.append { timeline.append($0) } }
         for feed in observerFeeds where feed.wantsEachEvent { listeners.append { feed.send(.event($0)) } }
         let recorder = CallRecorder(listeners: listeners, tracing: tracing.map(CallSpans.init))
-        let url = Redactor(secrets: call.secrets).url(URLJoin.join(call.built.baseURL, call.built.request.path ?? "/"))
+        let url = recorder.redactedURL(URLJoin.join(call.built.baseURL, call.built.request.path ?? "/")) { Redactor(secrets: call.secrets).url($0) }
         recorder.record(.callStarted(method: call.built.request.method.rawValue, url: url))
         return recorder
     }

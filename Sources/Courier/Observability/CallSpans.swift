@@ -40,17 +40,20 @@ final class CallSpans: AttemptTracing {
             case .callStarted(let method, let url):
                 state.method = method
                 let span = tracer.startSpan(method, context: parent, ofKind: .internal)
-                span.attributes = Self.attributes(method: method, url: url)
+                // Attributes and events only for a span that records them (not the no-op tracer's).
+                if span.isRecording { span.attributes = Self.attributes(method: method, url: url) }
                 state.call = span
             case .attemptStarted(let url):
                 Self.endExchanges(&state)
                 let span = tracer.startSpan(state.method, context: state.call?.context ?? parent, ofKind: .client)
-                var attributes = Self.attributes(method: state.method, url: url)
-                if event.attempt > 1 { attributes["http.request.resend_count"] = event.attempt - 1 }
-                span.attributes = attributes
+                if span.isRecording {
+                    var attributes = Self.attributes(method: state.method, url: url)
+                    if event.attempt > 1 { attributes["http.request.resend_count"] = event.attempt - 1 }
+                    span.attributes = attributes
+                }
                 state.attempts[event.attempt] = Exchange(span: span)
             case .responseHead(let status):
-                guard let span = state.attempts[event.attempt]?.span else { return }
+                guard let span = state.attempts[event.attempt]?.span, span.isRecording else { return }
                 state.attempts[event.attempt]?.headAt = DefaultTracerClock.now
                 span.updateAttributes { attributes in
                     attributes["http.response.status_code"] = status
@@ -64,12 +67,13 @@ final class CallSpans: AttemptTracing {
                 span.end()
             case .bodyDone(let bytes):
                 guard let span = state.attempts.removeValue(forKey: event.attempt)?.span else { return }
-                span.attributes["http.response.body.size"] = bytes
+                if span.isRecording { span.attributes["http.response.body.size"] = bytes }
                 span.end()
             case .traceContext:
                 break
             case .retryScheduled(let reason, let delay, let budgetLeft):
                 Self.endExchanges(&state)
+                guard state.call?.isRecording == true else { return }
                 var attributes: SpanAttributes = [
                     "courier.retry.reason": .string(reason), "courier.retry.delay_ms": .int64(Self.milliseconds(delay)),
                 ]
@@ -85,6 +89,7 @@ final class CallSpans: AttemptTracing {
                 state.call?.addEvent(SpanEvent(name: "courier.token", attributes: ["courier.token.outcome": .string(outcome.rawValue)]))
             case .redirect(let status, let to):
                 Self.endExchanges(&state)
+                guard state.call?.isRecording == true else { return }
                 state.call?.addEvent(
                     SpanEvent(
                         name: "courier.redirect",
@@ -95,9 +100,11 @@ final class CallSpans: AttemptTracing {
                 Self.endExchanges(&state)
                 guard let span = state.call else { return }
                 state.call = nil
-                span.updateAttributes { attributes in
-                    if let status { attributes["http.response.status_code"] = status }
-                    if let error { attributes["error.type"] = MetricsObserver.Exchange.errorType(error) }
+                if span.isRecording {
+                    span.updateAttributes { attributes in
+                        if let status { attributes["http.response.status_code"] = status }
+                        if let error { attributes["error.type"] = MetricsObserver.Exchange.errorType(error) }
+                    }
                 }
                 if let error { span.setStatus(SpanStatus(code: .error, message: error)) }
                 span.end()
@@ -123,8 +130,31 @@ final class CallSpans: AttemptTracing {
             state.traceID = id
             return id
         }
-        let context = TraceContext(traceID: traceID, spanID: .random(), flags: .sampled, state: TraceState())
-        return (context.traceParentHeaderValue, nil)
+        return (Self.traceParent(traceID: traceID, spanID: .random()), nil)
+    }
+
+    /// The sampled `traceparent` of `traceID` and `spanID`: the text of swift-w3c-trace-context's
+    /// `TraceContext.traceParentHeaderValue` (the tests read it back with its parser), written
+    /// straight from the bytes — its string interpolation cost 6,500 instructions per exchange.
+    static func traceParent(traceID: TraceID, spanID: SpanID) -> String {
+        var text: [UInt8] = []
+        text.reserveCapacity(55)
+        text.append(contentsOf: "00-".utf8)
+        withUnsafeBytes(of: traceID.bytes) { bytes in Self.appendHex(bytes, to: &text) }
+        text.append(UInt8(ascii: "-"))
+        withUnsafeBytes(of: spanID.bytes) { bytes in Self.appendHex(bytes, to: &text) }
+        text.append(contentsOf: "-01".utf8)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    private static func appendHex(_ bytes: UnsafeRawBufferPointer, to text: inout [UInt8]) {
+        let digits: StaticString = "0123456789abcdef"
+        digits.withUTF8Buffer { digits in
+            for byte in bytes {
+                text.append(digits[Int(byte >> 4)])
+                text.append(digits[Int(byte & 0x0F)])
+            }
+        }
     }
 
     /// Ends the exchanges still open (their heads came but their bodies were never read) at their heads' time.

@@ -6,6 +6,7 @@ import IntegrationTestSupport
 import OpenAPIRuntime
 import Testing
 import Tracing
+import W3CTraceContext
 
 /// `TracingOptions` recorded with swift-distributed-tracing's `InMemoryTracer` (passed in, no
 /// global bootstrap), over real sockets; the sandbox reports the `traceparent` each attempt carried.
@@ -79,6 +80,7 @@ struct TracingTests {
             // The server saw one W3C traceparent, the one the timeline recorded, and none of the tracer's own fields.
             let sent = try #require(echo.headers["traceparent"])
             #expect(Self.ids(sent) != nil, "\(sent)")
+            #expect(try TraceContext(traceParentHeaderValue: sent).traceParentHeaderValue == sent, "swift-w3c-trace-context reads it back as it was")
             #expect(Self.traceParents(timeline.events) == [sent])
             #expect(echo.headers["tracestate"] == nil)
             #expect(!echo.headers.keys.contains { $0.hasPrefix("in-memory") }, "\(echo.headers.keys.sorted())")
@@ -124,6 +126,9 @@ struct TracingTests {
             let stats = try await NetworkClient().request(sandbox.get("/flaky/\(key)/stats"), as: FlakyStats.self)
             #expect(stats.traceParents == Self.traceParents(timeline.events))
             let ids = stats.traceParents.compactMap(Self.ids)
+            for traceParent in stats.traceParents {
+                #expect(try TraceContext(traceParentHeaderValue: traceParent).traceParentHeaderValue == traceParent)
+            }
             #expect(ids.count == 3, "\(stats.traceParents)")
             #expect(Set(ids.map(\.trace)).count == 1)
             #expect(Set(ids.map(\.span)).count == 3)
