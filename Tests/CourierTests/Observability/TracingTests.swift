@@ -140,6 +140,26 @@ struct TracingTests {
         }
     }
 
+    @Test(
+        "redirects: each hop is a client span of the call (302, 302, 200; resend_count 1, 2), each redirect an event, each hop its own traceparent of the one trace"
+    )
+    func redirects() async throws {
+        try await withSandbox { sandbox in
+            let tracer = InMemoryTracer()
+            let timeline = CallTimeline()
+            _ = try await timeline.recording { try await Self.client(tracer).response(sandbox.get("/redirect/2")) }
+            let spans = tracer.finishedSpans
+            let call = try #require(spans.first { $0.kind == .internal })
+            let hops = spans.filter { $0.kind == .client }.sorted { $0.startInstant.nanosecondsSinceEpoch < $1.startInstant.nanosecondsSinceEpoch }
+            #expect(hops.map { Self.int($0, "http.response.status_code") } == [302, 302, 200])
+            #expect(hops.map { Self.int($0, "http.request.resend_count") } == [nil, 1, 2])
+            #expect(hops.compactMap { Self.string($0, "url.full") }.map { URL(string: $0)?.path } == ["/redirect/2", "/redirect/1", "/redirect/0"])
+            #expect(call.events.filter { $0.name == "courier.redirect" }.count == 2)
+            let ids = Self.traceParents(timeline.events).compactMap(Self.ids)
+            #expect(ids.count == 3 && Set(ids.map(\.trace)).count == 1 && Set(ids.map(\.span)).count == 3, "\(ids)")
+        }
+    }
+
     @Test("a failure: the refused exchange's span and the call's carry error.type and an error status, and no status code")
     func failure() async throws {
         let tracer = InMemoryTracer()
