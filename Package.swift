@@ -58,6 +58,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         // OpenTelemetry-style HTTP client metrics (MetricsObserver): the ecosystem's standard.
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        // The W3C `traceparent` / `tracestate` each attempt carries (TracingOptions): the ecosystem's standard.
+        .package(url: "https://github.com/swift-otel/swift-w3c-trace-context.git", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         // TLS settings on the AsyncHTTPClient transport (already in AsyncHTTPClient's graph).
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.2"),
@@ -87,6 +89,9 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                // Spans per call and per exchange (TracingOptions); already in AsyncHTTPClient's graph.
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
                 // HMAC for the cache's credential keys: CryptoKit on Apple platforms; elsewhere
                 // swift-crypto, already in AsyncHTTPClient's graph (via swift-nio-extras).
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: nonApple)),
@@ -221,6 +226,8 @@ let package = Package(
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
             ],
             swiftSettings: strict
         ),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The consumer check: packages outside the repository that depend on a tagged clone of it by
 # URL and version (`from: "0.9.0"`), one for `Courier`, one for `CourierLLM`: their
-# Package.resolved pin counts (each at most 26 on Linux: 25 with swift-metrics), then each built and run — the Courier
+# Package.resolved pin counts (each at most 26 on Linux: 26 with swift-metrics and swift-w3c-trace-context), then each built and run — the Courier
 # one makes a request to a local server. Commits only; uncommitted changes are not in the clone.
 #
 #   Scripts/consumer-check.sh [REPOSITORY]      (default: this one)

@@ -3,6 +3,7 @@
 # repeatable where wall-clock ratios on a shared 2-core machine swing ±15%.
 #
 #   Benchmarks/callgrind.sh [N1 N2]      (needs valgrind: apt-get install valgrind)
+#   CALLGRIND_CONTENDERS="0 2 9 10" Benchmarks/callgrind.sh     (some contenders; 0 and 2 always)
 #
 # The sandbox runs in another process (`courier serve`, not under valgrind), so the count is the
 # client's alone. Each contender runs twice under callgrind, with N1 and N2 measured requests
@@ -13,6 +14,7 @@ cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
 n1=${1:-200}
 n2=${2:-1200}
+contenders="0 2 $(echo "${CALLGRIND_CONTENDERS:-8 3 4 9 10}" | tr ' ' '\n' | grep -vx '[02]' | tr '\n' ' ')"
 command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
 
 swift build -c release --product courier >/dev/null
@@ -45,14 +47,14 @@ instructions() {
 
 echo "instructions per request (callgrind; GET /json decoded, 1 in flight; ($n2 − $n1) requests):"
 declare -A per
-for index in 0 2 8 3 4 9; do
+for index in $contenders; do
   a=$(instructions "$index" "$n1")
   b=$(instructions "$index" "$n2")
   [ -n "$a" ] && [ -n "$b" ] || exit 1
   per[$index]=$(( (b - a) / (n2 - n1) ))
 done
-name() { case $1 in 0) echo "raw AsyncHTTPClient";; 2) echo "Courier (HTTPClientTransport)";; 3) echo "Courier + a middleware (streamed body)";; 8) echo "Courier, body as HTTPBody (no buffered path)";; 4) echo "Courier (stock OpenAPI AHC transport)";; 9) echo "Courier + MetricsObserver";; esac; }
-for index in 0 2 8 3 4 9; do
+name() { case $1 in 0) echo "raw AsyncHTTPClient";; 2) echo "Courier (HTTPClientTransport)";; 3) echo "Courier + a middleware (streamed body)";; 8) echo "Courier, body as HTTPBody (no buffered path)";; 4) echo "Courier (stock OpenAPI AHC transport)";; 9) echo "Courier + MetricsObserver";; 10) echo "Courier + metrics + tracing (no-op tracer)";; esac; }
+for index in $contenders; do
   printf '  %-42s %9d  %.3f×\n' "$(name "$index")" "${per[$index]}" "$(echo "${per[$index]} / ${per[0]}" | bc -l)"
 done
 ratio=$(echo "${per[2]} / ${per[0]}" | bc -l)

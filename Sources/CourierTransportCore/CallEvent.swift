@@ -33,6 +33,9 @@ public struct CallEvent: Sendable, Equatable {
         /// An HTTP exchange was handed to the transport (it may wait there for a connection); the
         /// URL is this hop's (a redirect's target differs), redacted.
         case attemptStarted(url: String)
+        /// The exchange carries this W3C `traceparent` (when the client traces): the call's trace
+        /// id and the exchange's own span id.
+        case traceContext(traceParent: String)
         /// The exchange's response head arrived.
         case responseHead(status: Int)
         /// The exchange failed before a head (`URLError` code, or the error's name).

@@ -12,20 +12,29 @@ import Synchronization
 public final class CallRecorder: Sendable {
     /// The call's number, unique in this process.
     public let call: UInt64
-    private let state = Mutex<State>(State())
+    private let state: Mutex<State>
     private let listeners: [@Sendable (CallEvent) -> Void]
+    /// The call's trace, when the client traces: what each exchange's request carries.
+    package let tracing: (any AttemptTracing)?
 
     private struct State {
         var attempt = 0
-        var events: [CallEvent] = []
+        var events: [CallEvent]
+        /// The last URL redacted for this call, and its redaction: most exchanges go where the call did.
+        var url: (raw: String, redacted: String)?
     }
 
     private static let nextCall = Atomic<UInt64>(0)
 
-    /// A recorder for a new call, telling each event to `listeners` (which must not block).
-    package init(listeners: [@Sendable (CallEvent) -> Void]) {
+    /// A recorder for a new call, telling each event to `listeners` (which must not block), with
+    /// `tracing` told of each event first when the client traces.
+    package init(listeners: [@Sendable (CallEvent) -> Void], tracing: (any AttemptTracing)? = nil) {
         call = Self.nextCall.add(1, ordering: .relaxed).newValue
+        var events: [CallEvent] = []
+        events.reserveCapacity(8)  // a plain call's events, in one allocation
+        state = Mutex(State(events: events))
         self.listeners = listeners
+        self.tracing = tracing
     }
 
     /// Records `kind` now, for the exchange under way.
@@ -35,6 +44,7 @@ public final class CallRecorder: Sendable {
             state.events.append(event)
             return event
         }
+        tracing?.observe(event)
         for listener in listeners { listener(event) }
     }
 
@@ -47,8 +57,18 @@ public final class CallRecorder: Sendable {
             state.events.append(event)
             return event
         }
+        tracing?.observe(event)
         for listener in listeners { listener(event) }
         return event.attempt
+    }
+
+    /// `raw` redacted by `redact` — or as it was the last time, when it is the same URL (a retry,
+    /// the first exchange of the call's own URL): one redaction per call instead of one per event.
+    package func redactedURL(_ raw: String, _ redact: (String) -> String) -> String {
+        if let last = state.withLock({ $0.url }), last.raw == raw { return last.redacted }
+        let redacted = redact(raw)
+        state.withLock { $0.url = (raw, redacted) }
+        return redacted
     }
 
     /// Every event so far, in order.

@@ -93,13 +93,16 @@ struct CourierBenchmarks {
         try await sampleClient.shutdown()
         let endpoint = StoryEndpoint(baseURL: base)
 
-        @Sendable func courier(middlewares: [any ClientMiddleware], buffered: Bool = true, observers: [any CallObserver] = []) -> Instance {
+        @Sendable func courier(
+            middlewares: [any ClientMiddleware], buffered: Bool = true, observers: [any CallObserver] = [], tracing: TracingOptions? = nil
+        ) -> Instance {
             var settings = HTTPClientTransport.Settings()
             settings.connectionsPerHost = 64
             let transport = HTTPClientTransport(settings: settings)
             var configuration = NetworkClient.Configuration(
                 transport: buffered ? transport : StreamedBodyOnly(base: transport), middlewares: middlewares)
             configuration.observers = observers
+            configuration.tracing = tracing
             let client = NetworkClient(configuration: configuration)
             return Instance(
                 call: {
@@ -164,6 +167,13 @@ struct CourierBenchmarks {
             // Index 9: every call's events recorded and reported to swift-metrics (no backend
             // bootstrapped: the no-op factory; the recording and the observer's task are counted).
             Contender(name: "Courier + MetricsObserver") { courier(middlewares: [], observers: [MetricsObserver()]) },
+            // Index 10: metrics and tracing on. No tracer bootstrapped: `InstrumentationSystem.tracer`
+            // is swift-distributed-tracing's no-op tracer, so this counts Courier's own work (the
+            // spans' attributes and events handed to the tracer, the W3C `traceparent` made and
+            // sent on each attempt), not an exporter's.
+            Contender(name: "Courier + metrics + tracing (no-op tracer)") {
+                courier(middlewares: [], observers: [MetricsObserver()], tracing: TracingOptions())
+            },
         ]
 
         let environment = ProcessInfo.processInfo.environment

@@ -123,11 +123,12 @@ struct CallPipeline: Sendable {
         let limit = limits.maxResponseBytes
         let recorder = CallContext.current?.recorder
         if let buffering {
-            recorder?.startAttempt(url: Self.redactedURL(hop.request, hop.baseURL))
+            var request = hop.request
+            if let recorder { Self.startAttempt(&request, baseURL: hop.baseURL, recorder: recorder) }
             let head: HTTPResponse
             let data: Data
             do {
-                (head, data) = try await buffering.sendBuffered(hop.request, body: hop.body, baseURL: hop.baseURL)
+                (head, data) = try await buffering.sendBuffered(request, body: hop.body, baseURL: hop.baseURL)
             } catch {
                 recorder?.record(.attemptFailed(reason: NetworkError(error).logDescription))
                 throw error
@@ -165,7 +166,8 @@ struct CallPipeline: Sendable {
             guard let recorder = CallContext.current?.recorder else {
                 return try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
             }
-            recorder.startAttempt(url: Self.redactedURL(request, baseURL))
+            var request = request
+            Self.startAttempt(&request, baseURL: baseURL, recorder: recorder)
             do {
                 let (head, responseBody) = try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
                 recorder.record(.responseHead(status: head.status.code))
@@ -182,9 +184,23 @@ struct CallPipeline: Sendable {
         return next
     }
 
+    /// Records the start of an HTTP exchange of `request`; when the client traces, the request
+    /// carries the exchange's W3C trace context (set, replacing any a previous attempt carried).
+    static func startAttempt(_ request: inout HTTPRequest, baseURL: URL, recorder: CallRecorder) {
+        let attempt = recorder.startAttempt(url: redactedURL(request, baseURL, recorder: recorder))
+        guard let tracing = recorder.tracing, let context = tracing.traceContext(forAttempt: attempt) else { return }
+        request.headerFields[.traceparent] = context.traceParent
+        if let state = context.traceState {
+            request.headerFields[.tracestate] = state
+        } else if request.headerFields.contains(.tracestate) {
+            request.headerFields[.tracestate] = nil  // a previous attempt's, or the caller's: not this trace's
+        }
+        recorder.record(.traceContext(traceParent: context.traceParent))
+    }
+
     /// `request`'s URL on `baseURL`, with the call's secrets redacted, for the timeline.
-    static func redactedURL(_ request: HTTPRequest, _ baseURL: URL) -> String {
-        Redactor(secrets: CallContext.current?.secrets ?? []).url(URLJoin.join(baseURL, request.path ?? "/"))
+    static func redactedURL(_ request: HTTPRequest, _ baseURL: URL, recorder: CallRecorder) -> String {
+        recorder.redactedURL(URLJoin.join(baseURL, request.path ?? "/")) { Redactor(secrets: CallContext.current?.secrets ?? []).url($0) }
     }
 
     /// Records a redirect followed in the call's timeline.
@@ -210,4 +226,11 @@ struct CallPipeline: Sendable {
         if insecureHostsAllowed.contains(host) || host.hasSuffix(".localhost") { return }
         throw .insecureURL(host: host)
     }
+}
+
+extension HTTPField.Name {
+    /// W3C Trace Context's `traceparent`.
+    static let traceparent = HTTPField.Name("traceparent")!
+    /// W3C Trace Context's `tracestate`.
+    static let tracestate = HTTPField.Name("tracestate")!
 }

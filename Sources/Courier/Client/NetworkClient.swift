@@ -20,6 +20,8 @@ public final class NetworkClient: NetworkProviding, Sendable {
     private let pipeline: CallPipeline
     /// One feed per observer of ``Configuration/observers``.
     private let observerFeeds: [ObserverFeed]
+    /// ``Configuration/tracing``, read once.
+    private let tracing: TracingOptions?
 
     /// A client with `configuration`.
     public init(configuration: Configuration = Configuration()) {
@@ -27,6 +29,7 @@ public final class NetworkClient: NetworkProviding, Sendable {
         self.builder = RequestBuilder(encoder: configuration.encoder, baseURL: configuration.baseURL)
         self.pipeline = CallPipeline(configuration)
         self.observerFeeds = configuration.observers.map(ObserverFeed.init)
+        self.tracing = configuration.tracing
     }
 
     /// A client over `transport` with `middlewares` and otherwise default settings.
@@ -109,16 +112,16 @@ public final class NetworkClient: NetworkProviding, Sendable {
         }
     }
 
-    /// A recorder for `call` when someone listens (a ``CallTimeline`` recording, an observer), its
+    /// A recorder for `call` when someone listens (a ``CallTimeline`` recording, an observer, a tracer), its
     /// `callStarted` recorded; nil otherwise.
     func recorder(for call: Call) -> CallRecorder? {
         let timeline = CallTimeline.current
-        guard timeline != nil || !observerFeeds.isEmpty else { return nil }
+        guard timeline != nil || !observerFeeds.isEmpty || tracing != nil else { return nil }
         var listeners: [@Sendable (CallEvent) -> Void] = []
         if let timeline { listeners.append { timeline.append($0) } }
         for feed in observerFeeds where feed.wantsEachEvent { listeners.append { feed.send(.event($0)) } }
-        let recorder = CallRecorder(listeners: listeners)
-        let url = Redactor(secrets: call.secrets).url(URLJoin.join(call.built.baseURL, call.built.request.path ?? "/"))
+        let recorder = CallRecorder(listeners: listeners, tracing: tracing.map(CallSpans.init))
+        let url = recorder.redactedURL(URLJoin.join(call.built.baseURL, call.built.request.path ?? "/")) { Redactor(secrets: call.secrets).url($0) }
         recorder.record(.callStarted(method: call.built.request.method.rawValue, url: url))
         return recorder
     }

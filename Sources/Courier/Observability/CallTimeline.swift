@@ -85,6 +85,7 @@ public final class CallTimeline: Sendable {
         switch kind {
         case .callStarted(let method, let url): "\(method) \(url)"
         case .attemptStarted(let url): "sent  \(url)"
+        case .traceContext(let traceParent): "traceparent \(traceParent)"
         case .responseHead(let status): "head \(status) (+\(step) ms)"
         case .attemptFailed(let reason): "failed: \(reason) (+\(step) ms)"
         case .bodyDone(let bytes): "body \(ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .file)) (+\(step) ms)"

@@ -38,6 +38,11 @@ struct SecretsEverywhereTests {
     func redactorCoverage() {
         let redactor = Redactor()
         #expect(redactor.url("https://alice:hunter2@example.com/a?b=1") == "https://<redacted>@example.com/a?b=1")
+        // Only the authority's user info: an `@` in the path or the query is the URL's own; the last `@` ends it.
+        #expect(redactor.url("https://example.com/users/@me?to=a@b.example") == "https://example.com/users/@me?to=a@b.example")
+        #expect(redactor.url("http://a@b:pw@[::1]:8080/x") == "http://<redacted>@[::1]:8080/x")
+        #expect(redactor.url("https://x.example#@frag") == "https://x.example#@frag")
+        #expect(redactor.url("no scheme: user@example.com") == "no scheme: user@example.com")
         for name in ["serviceKey", "api_key", "apikey", "access_token", "client_secret"] {
             #expect(redactor.url("https://x.example/p?\(name)=SECRET&page=2") == "https://x.example/p?\(name)=<redacted>&page=2")
         }

@@ -15,13 +15,15 @@ actor FlakyLedger {
 
     private var entries: [String: Entry] = [:]
 
-    /// Counts a request for `key`; returns its 1-based attempt number and whether it fails under `rule`.
-    func attempt(_ key: String, rule: Rule) -> (attempt: Int, fails: Bool) {
+    /// Counts a request for `key` (which carried `traceParent`); returns its 1-based attempt number
+    /// and whether it fails under `rule`.
+    func attempt(_ key: String, rule: Rule, traceParent: String? = nil) -> (attempt: Int, fails: Bool) {
         let now = ContinuousClock.now
         var entry = entries[key] ?? Entry(firstRequest: now)
         let elapsed = now - entry.firstRequest
         entry.stats.attempts += 1
         entry.stats.attemptTimesMs.append(Int(elapsed / .milliseconds(1)))
+        entry.stats.traceParents.append(traceParent ?? "")
         let fails =
             switch rule {
             case .firstRequests(let n): entry.stats.attempts <= n

@@ -10,7 +10,7 @@ import NIOCore
 /// | `GET, HEAD, POST, PUT, PATCH, DELETE /flaky/{key}?failures=&failForMs=&status=&retryAfter=&delayMs=` | the key's first `failures` requests (default 2) fail, later ones succeed; with `failForMs=T` instead, every request within `T` ms of the key's first request fails |
 /// | — a failure | `status` (default 503, 400…599), `{"key","attempt","error":"flaky"}`, `Retry-After: retryAfter` verbatim when given |
 /// | — a success | 200 `{"key","attempt","method","body"}`: `attempt` is the key's 1-based request count, `body` the request body as UTF-8 text |
-/// | `GET /flaky/{key}/stats` | ``FlakyStats`` |
+/// | `GET /flaky/{key}/stats` | ``FlakyStats`` (each attempt's time and `traceparent`) |
 /// | `POST /flaky/reset` | `204`; forgets every key (so `reset` is not usable as a key) |
 ///
 /// Every request waits `delayMs` (default 0) before it is answered. HEAD answers the same
@@ -52,7 +52,8 @@ struct FlakyRoutes {
         }
 
         let rule: FlakyLedger.Rule = window.map { .window(.milliseconds($0)) } ?? .firstRequests(failures)
-        let (attempt, fails) = await ledger.attempt(key, rule: rule)
+        let traceParent = HTTPField.Name("traceparent").flatMap { request.headers[$0] }
+        let (attempt, fails) = await ledger.attempt(key, rule: rule, traceParent: traceParent)
         if delay > 0 { try await Task.sleep(for: .milliseconds(delay)) }
 
         let response: Response

@@ -13,12 +13,15 @@ public struct FlakyStats: Codable, Sendable, Equatable {
     public var successes: Int
     /// When each attempt arrived, in milliseconds since the key's first request (the first is 0).
     public var attemptTimesMs: [Int]
+    /// The W3C `traceparent` each attempt carried, in order ("" for one that carried none).
+    public var traceParents: [String]
 
     /// Creates a snapshot.
-    public init(attempts: Int = 0, failures: Int = 0, successes: Int = 0, attemptTimesMs: [Int] = []) {
+    public init(attempts: Int = 0, failures: Int = 0, successes: Int = 0, attemptTimesMs: [Int] = [], traceParents: [String] = []) {
         self.attempts = attempts
         self.failures = failures
         self.successes = successes
         self.attemptTimesMs = attemptTimesMs
+        self.traceParents = traceParents
     }
 }

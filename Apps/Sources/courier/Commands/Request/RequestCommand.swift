@@ -80,7 +80,7 @@ struct RequestCommand: AsyncParsableCommand {
     @Flag(
         name: .long,
         help:
-            "Print the call's timeline on stderr when it ends: each attempt (sent, first byte, body) and every decision (retry, cache, redirect), in milliseconds."
+            "Print the call's timeline on stderr when it ends: each attempt (sent, first byte, body) and every decision (retry, cache, redirect), in milliseconds; each attempt carries a W3C traceparent (one trace id, printed)."
     )
     var trace = false
     @Flag(
@@ -188,6 +188,8 @@ struct RequestCommand: AsyncParsableCommand {
         }
         // Next to the transport: it sees every exchange, as sent.
         if let har { configuration.middlewares.append(HARRecorder(file: URL(fileURLWithPath: har))) }
+        // Each attempt carries a W3C traceparent: one trace id for the call, which the waterfall prints.
+        if trace { configuration.tracing = TracingOptions() }
         let client = NetworkClient(configuration: configuration)
         let redactor = Redactor()
         if curl || curlWithSecrets {
@@ -199,7 +201,7 @@ struct RequestCommand: AsyncParsableCommand {
             return
         }
         let timeline = CallTimeline()
-        defer { if trace { Terminal.error(timeline.waterfall()) } }
+        defer { if trace { Terminal.error(Self.waterfall(of: timeline)) } }
         do {
             if trace {
                 try await timeline.recording { try await send(endpoint, client: client, redactor: redactor) }
@@ -210,6 +212,15 @@ struct RequestCommand: AsyncParsableCommand {
             if verbose { Terminal.error("> \(endpoint.method.rawValue) \(redactor.url(endpoint.baseURL.absoluteString + endpoint.path))") }
             throw ExitCodes.report(error)
         }
+    }
+
+    /// The timeline's waterfall and, when its attempts carried a `traceparent`, the call's trace id
+    /// (to find the call in the server's traces).
+    static func waterfall(of timeline: CallTimeline) -> String {
+        let waterfall = timeline.waterfall()
+        let traceParent = timeline.events.lazy.compactMap { if case .traceContext(let value) = $0.kind { value } else { nil } }.first
+        guard let traceID = traceParent?.split(separator: "-").dropFirst().first else { return waterfall }
+        return waterfall + "\ntrace id \(traceID)"
     }
 
     /// Sends the call and prints its answer as the options ask.
