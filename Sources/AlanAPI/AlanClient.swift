@@ -136,7 +136,7 @@ public struct AlanClient: Sendable {
             case .complete(let answer): .whole(answer)
             }
         }
-        return LLMPartialStream(pieces, as: T.self, decoder: network.configuration.decoder)
+        return LLMPartialStream(pieces, as: T.self, decoder: network.configuration.decoder, maxAnswerBytes: network.configuration.maxResponseBytes)
     }
 
     /// Clears the conversation of `task` (`DELETE /api/v1/reset-state`).

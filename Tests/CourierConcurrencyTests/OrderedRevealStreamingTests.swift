@@ -32,14 +32,7 @@ import Testing
                     return id
                 },
                 update: { [self] (state: FetchState<String>) in
-                    let text: String
-                    switch state {
-                    case .loading: text = "loading"
-                    case .success(let value): text = "success(\(value))"
-                    case .cancel: text = "cancel"
-                    case .failure(let error): text = "failure(\(error.caseName))"
-                    }
-                    await events.append(Event(section: id, state: text, at: nowMS))
+                    await events.append(Event(section: id, state: OrderedRevealTests.name(of: state), at: nowMS))
                 },
                 partialUpdate: { [self] (value: String) in
                     await events.append(Event(section: id, state: "partial(\(value))", at: nowMS))

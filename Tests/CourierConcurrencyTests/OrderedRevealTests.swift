@@ -13,6 +13,16 @@ import Testing
         var description: String { "\(section):\(state)@\(at)" }
     }
 
+    /// `loading`, `success(value)`, `cancel`, `failure(case)`.
+    static func name(of state: FetchState<String>) -> String {
+        switch state {
+        case .loading: "loading"
+        case .success(let value): "success(\(value))"
+        case .cancel: "cancel"
+        case .failure(let error): "failure(\(error.caseName))"
+        }
+    }
+
     /// A harness: sections whose operations sleep on the test clock and record start,
     /// end and cancellation; sinks record every state with the clock's time.
     final class Harness: Sendable {
@@ -44,14 +54,7 @@ import Testing
                     return "\(id)\(attempt)"
                 },
                 update: { [self] state in
-                    let text: String
-                    switch state {
-                    case .loading: text = "loading"
-                    case .success(let value): text = "success(\(value))"
-                    case .cancel: text = "cancel"
-                    case .failure(let error): text = "failure(\(error.caseName))"
-                    }
-                    await events.append(Event(section: id, state: text, at: nowMS))
+                    await events.append(Event(section: id, state: OrderedRevealTests.name(of: state), at: nowMS))
                 })
         }
 

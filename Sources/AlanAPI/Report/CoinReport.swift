@@ -45,9 +45,9 @@ public final class CoinReport<C: Clock>: Sendable where C.Duration == Duration {
         self.cache = cache
         let store = Store(onChange: onChange)
         self.store = store
-        let overview = RevealSection(
-            CoinSection.overview.rawValue,
-            operation: { (partial: @escaping @Sendable (JSONSnapshot) async -> Void) async throws -> CoinOverview in
+        let overview = Self.section(
+            .overview, store: store, state: \.overview, draft: \.overviewDraft,
+            operation: { partial in
                 if let cached = cache?.overview(for: coin) {
                     store.markCached(true)
                     return cached
@@ -56,44 +56,36 @@ public final class CoinReport<C: Clock>: Sendable where C.Duration == Duration {
                 let fresh = streaming ? try await source.overview(for: coin, partial: partial) : try await source.overview(for: coin)
                 cache?.store(fresh, for: coin)
                 return fresh
-            },
-            update: { state in
-                store.update(.overview) {
-                    $0.overview = state
-                    $0.overviewDraft = nil
-                }
-            },
-            partialUpdate: { snapshot in
-                let draft = snapshot.decode(CoinOverview.Partial.self).value
-                store.update(.overview) { $0.overviewDraft = draft }
             })
-        let weekly = RevealSection(
-            CoinSection.weekly.rawValue,
-            operation: { partial in streaming ? try await source.weekly(for: coin, partial: partial) : try await source.weekly(for: coin) },
-            update: { state in
-                store.update(.weekly) {
-                    $0.weekly = state
-                    $0.weeklyDraft = nil
-                }
-            },
-            partialUpdate: { (snapshot: JSONSnapshot) in
-                let draft = snapshot.decode(CoinWeekly.Partial.self).value
-                store.update(.weekly) { $0.weeklyDraft = draft }
-            })
-        let today = RevealSection(
-            CoinSection.today.rawValue,
-            operation: { partial in streaming ? try await source.today(for: coin, partial: partial) : try await source.today(for: coin) },
-            update: { state in
-                store.update(.today) {
-                    $0.today = state
-                    $0.todayDraft = nil
-                }
-            },
-            partialUpdate: { (snapshot: JSONSnapshot) in
-                let draft = snapshot.decode(CoinTodayNews.Partial.self).value
-                store.update(.today) { $0.todayDraft = draft }
-            })
+        let weekly = Self.section(
+            .weekly, store: store, state: \.weekly, draft: \.weeklyDraft,
+            operation: { partial in streaming ? try await source.weekly(for: coin, partial: partial) : try await source.weekly(for: coin) })
+        let today = Self.section(
+            .today, store: store, state: \.today, draft: \.todayDraft,
+            operation: { partial in streaming ? try await source.today(for: coin, partial: partial) : try await source.today(for: coin) })
         self.reveal = OrderedReveal(interval: interval, clock: clock, sections: [overview, weekly, today])
+    }
+
+    /// A section whose state and draft are at `state` and `draft` in the snapshot: the final
+    /// state clears the draft; a partial answer becomes the draft.
+    private static func section<Value: Sendable, Draft: Decodable & Sendable>(
+        _ section: CoinSection, store: Store,
+        state: any WritableKeyPath<CoinReportSnapshot, FetchState<Value>> & Sendable,
+        draft: any WritableKeyPath<CoinReportSnapshot, Draft?> & Sendable,
+        operation: @escaping @Sendable (_ partial: @escaping @Sendable (JSONSnapshot) async -> Void) async throws -> Value
+    ) -> RevealSection {
+        RevealSection(
+            section.rawValue, operation: operation,
+            update: { value in
+                store.update(section) {
+                    $0[keyPath: state] = value
+                    $0[keyPath: draft] = nil
+                }
+            },
+            partialUpdate: { (snapshot: JSONSnapshot) in
+                let value = snapshot.decode(Draft.self).value
+                store.update(section) { $0[keyPath: draft] = value }
+            })
     }
 
     /// Where every section stands now.

@@ -65,7 +65,7 @@ struct AppendLog<Element> {
 
 // Readers only read `base`, `capacity` (constants) and elements below a count they saw, which
 // never change once written; `initialized` is read only in `deinit`.
-extension AppendLog.Storage: @unchecked Sendable where Element: Sendable {}
+extension AppendLog.Storage: @unchecked Sendable where Element: Sendable {}  // unchecked: elements are immutable once written (above)
 
 extension AppendLog: Sendable where Element: Sendable {}
 

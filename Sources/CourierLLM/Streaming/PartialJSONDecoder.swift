@@ -109,6 +109,21 @@ public struct PartialJSONDecoder: Sendable {
         return pump(final: false)
     }
 
+    /// Replaces the text fed so far with `answer`, the whole of it (a service that sends the
+    /// complete answer after its tokens, which may differ from them): decoded afresh, the update
+    /// a restart unless its value extends the last one; nil when no JSON has been seen in it yet.
+    public mutating func replaceText(with answer: String) -> PartialJSONUpdate? {
+        precondition(!finished, "replaceText after finish")
+        let previous = snapshot
+        let restarts = self.restarts
+        self = PartialJSONDecoder(schema: schema)
+        self.restarts = restarts
+        guard let update = feed(answer) else { return nil }
+        let restart = update.isRestart || previous.map { !update.snapshot.extends($0) } ?? false
+        if restart, !update.isRestart { self.restarts += 1 }
+        return PartialJSONUpdate(snapshot: update.snapshot, isRestart: restart, report: update.report)
+    }
+
     /// Ends the answer: the final value, equal to what ``LLMAnswerDecoder`` extracts from the
     /// whole text, with its repair report. `isRestart` when it does not extend the last value.
     ///

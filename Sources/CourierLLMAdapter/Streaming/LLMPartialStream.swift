@@ -26,19 +26,27 @@ where Base.Element == LLMTextPiece, Base.Failure == NetworkError {
     let base: Base
     let schema: JSONSchema?
     let decoder: JSONDecoder
+    let maxAnswerBytes: Int
 
     /// Partials of `T` from the text pieces of `base`; `decoder` decodes the final value (its
-    /// strategies apply as in `request(_:as:)`).
-    public init(_ base: Base, as type: T.Type, schema: JSONSchema? = nil, decoder: JSONDecoder = JSONDecoder()) {
+    /// strategies apply as in `request(_:as:)`). An answer over `maxAnswerBytes` UTF-8 bytes
+    /// ends the stream with `NetworkError.responseTooLarge(limit:)` (the client's
+    /// `maxResponseBytes` when a `NetworkClient` makes the stream; 16 MiB by default).
+    public init(
+        _ base: Base, as type: T.Type, schema: JSONSchema? = nil, decoder: JSONDecoder = JSONDecoder(),
+        maxAnswerBytes: Int = CallLimits.defaultMaxResponseBytes
+    ) {
         self.base = base
         self.schema = schema
         self.decoder = decoder
+        self.maxAnswerBytes = maxAnswerBytes
     }
 
     /// An iterator over the partials.
     public func makeAsyncIterator() -> Iterator {
         let schema = schema ?? JSONSchema.inferred(from: T.self)
-        return Iterator(base: base.makeAsyncIterator(), schema: schema, explicitSchema: self.schema, decoder: decoder)
+        return Iterator(
+            base: base.makeAsyncIterator(), schema: schema, explicitSchema: self.schema, decoder: decoder, maxAnswerBytes: maxAnswerBytes)
     }
 
     /// Reads pieces until the decoded value changes.
@@ -47,17 +55,28 @@ where Base.Element == LLMTextPiece, Base.Failure == NetworkError {
         let schema: JSONSchema?
         let explicitSchema: JSONSchema?
         let decoder: JSONDecoder
+        let maxAnswerBytes: Int
         var partial: PartialJSONDecoder
         var text = ""
         var whole: String?
         var finished = false
 
-        init(base: Base.AsyncIterator, schema: JSONSchema?, explicitSchema: JSONSchema?, decoder: JSONDecoder) {
+        init(base: Base.AsyncIterator, schema: JSONSchema?, explicitSchema: JSONSchema?, decoder: JSONDecoder, maxAnswerBytes: Int) {
             self.base = base
+            self.maxAnswerBytes = maxAnswerBytes
             self.schema = schema
             self.explicitSchema = explicitSchema
             self.decoder = decoder
             self.partial = PartialJSONDecoder(schema: schema)
+        }
+
+        /// An answer over `maxAnswerBytes` ends the stream: the text and the decoder's copy of it
+        /// grow with every piece, and a server that never stops must not grow them without end.
+        private mutating func checkSize(_ bytes: Int) throws(NetworkError) {
+            guard bytes <= maxAnswerBytes else {
+                finished = true
+                throw .responseTooLarge(limit: maxAnswerBytes)
+            }
         }
 
         /// The next partial, the complete value, or nil after it.
@@ -72,20 +91,14 @@ where Base.Element == LLMTextPiece, Base.Failure == NetworkError {
                 switch piece {
                 case .delta(let delta):
                     guard whole == nil, !delta.isEmpty else { continue }
+                    try checkSize(text.utf8.count + delta.utf8.count)
                     text += delta
                     if let update = partial.feed(delta) { return .partial(update.snapshot, restart: update.isRestart) }
                 case .whole(let answer):
                     guard answer != text, whole == nil else { continue }
-                    // The whole answer replaces the deltas: decoded afresh, shown as a restart
-                    // unless it only adds to what the deltas gave.
+                    try checkSize(answer.utf8.count)
                     whole = answer
-                    let previous = partial.snapshot
-                    var fresh = PartialJSONDecoder(schema: schema)
-                    let fed = fresh.feed(answer)
-                    partial = fresh
-                    guard let update = fed else { continue }
-                    let restart = previous.map { !update.snapshot.extends($0) } ?? false
-                    return .partial(update.snapshot, restart: restart)
+                    if let update = partial.replaceText(with: answer) { return .partial(update.snapshot, restart: update.isRestart) }
                 }
             }
             finished = true

@@ -43,7 +43,9 @@ extension NetworkClient {
     public func ollamaPartials<T: Decodable & Sendable>(
         _ endpoint: some Endpoint, as type: T.Type, schema: JSONSchema? = nil, options: ByteStreamOptions = ByteStreamOptions()
     ) -> OllamaPartialStream<T> {
-        LLMPartialStream(ollamaPieces(endpoint, options: options), as: T.self, schema: schema, decoder: configuration.decoder)
+        LLMPartialStream(
+            ollamaPieces(endpoint, options: options), as: T.self, schema: schema, decoder: configuration.decoder,
+            maxAnswerBytes: configuration.maxResponseBytes)
     }
 }
 

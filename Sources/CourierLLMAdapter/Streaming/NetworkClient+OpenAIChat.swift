@@ -41,7 +41,9 @@ extension NetworkClient {
     public func openAIChatPartials<T: Decodable & Sendable>(
         _ endpoint: some Endpoint, as type: T.Type, schema: JSONSchema? = nil, options: EventStreamOptions = EventStreamOptions()
     ) -> OpenAIChatPartialStream<T> {
-        LLMPartialStream(openAIChatPieces(endpoint, options: options), as: T.self, schema: schema, decoder: configuration.decoder)
+        LLMPartialStream(
+            openAIChatPieces(endpoint, options: options), as: T.self, schema: schema, decoder: configuration.decoder,
+            maxAnswerBytes: configuration.maxResponseBytes)
     }
 }
 

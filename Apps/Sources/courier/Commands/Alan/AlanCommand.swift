@@ -99,7 +99,6 @@ extension AlanAskCommand {
     /// tokens; the last line is what `courier json extract` prints for the whole answer. No JSON in
     /// the answer: the model's words on stderr, and `extract`'s exit code.
     func printJSON(_ alan: AlanClient, task: AlanTask, dim: Bool) async throws {
-        var answer = ""
         var decoder = PartialJSONDecoder()
         var printer = PartialLinePrinter()
         if stream {
@@ -112,19 +111,13 @@ extension AlanAskCommand {
                     tokens += token
                     if let update = decoder.feed(token) { printer.offer(update.snapshot, restart: update.isRestart) } else { printer.flushIfDue() }
                 case .complete(let whole):
-                    answer = whole
-                    guard whole != tokens else { continue }
-                    // The whole answer replaces the tokens: decoded afresh.
-                    let previous = decoder.snapshot
-                    decoder = PartialJSONDecoder()
-                    if let update = decoder.feed(whole) {
-                        printer.offer(update.snapshot, restart: previous.map { !update.snapshot.extends($0) } ?? false)
-                    }
+                    // The whole answer replaces the tokens.
+                    guard whole != tokens, let update = decoder.replaceText(with: whole) else { continue }
+                    printer.offer(update.snapshot, restart: update.isRestart)
                 }
             }
         } else {
-            answer = try await alan.ask(prompt, task: task).content
-            _ = decoder.feed(answer)
+            _ = decoder.feed(try await alan.ask(prompt, task: task).content)
         }
         do {
             let final = try decoder.finish()
