@@ -63,6 +63,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         // TLS settings on the AsyncHTTPClient transport (already in AsyncHTTPClient's graph).
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.2"),
+        // HTTP/2 streams' connection reuse, seen through AsyncHTTPClient's initializers (already in its graph).
+        .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
         // Behind traits.
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
         .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
@@ -132,6 +134,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ],
             swiftSettings: library

@@ -146,6 +146,8 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
         // traces (`TracingOptions`: a span per call and per exchange, W3C `traceparent` on each), so
         // AsyncHTTPClient's tracing is always off: nothing traced or injected twice.
         configuration.tracing.tracer = nil
+        // New or reused connection, told to each recorded exchange's timeline.
+        ConnectionUse.install(&configuration)
         return configuration
     }
 
@@ -196,7 +198,11 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
     /// One request through AsyncHTTPClient, the whole body accumulated within the context's limit.
     private func exchange(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (HTTPResponse, ByteBuffer?) {
         let context = CallContext.current
-        let outgoing = try await Self.outgoing(request, body: body, baseURL: baseURL, group: client.eventLoopGroup)
+        var built = try await Self.outgoing(request, body: body, baseURL: baseURL, group: client.eventLoopGroup)
+        let marker = connectionMarker(context)
+        if let marker { built.headers.add(name: ConnectionUse.field, value: marker) }
+        let outgoing = built
+        defer { if let marker { ConnectionUse.finish(marker) } }
         let limit = min(context?.maxResponseBytes ?? Int(UInt32.max), Int(UInt32.max))
         let deadline = context?.deadline ?? (ContinuousClock.now + defaultTimeout)
         let lease = affinity.acquire(fallback: client.eventLoopGroup.any())
@@ -253,6 +259,9 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
         for field in request.headerFields {
             outgoing.headers.add(name: field.name.rawName, value: field.value)
         }
+        let marker = connectionMarker(context)
+        if let marker { outgoing.headers.add(name: ConnectionUse.field, value: marker) }
+        defer { if let marker { ConnectionUse.finish(marker) } }
         if let body {
             let length: HTTPClientRequest.Body.Length
             if case .known(let count) = body.length { length = .known(count) } else { length = .unknown }
@@ -266,6 +275,14 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
         let length = response.headers.first(name: "content-length").flatMap(Int64.init).map(HTTPBody.Length.known) ?? .unknown
         let bytes = HTTPBody(response.body.map { ArraySlice($0.readableBytesView) }, length: length, iterationBehavior: .single)
         return (Self.head(response.status, response.headers), bytes)
+    }
+
+    /// The marker a request of a recorded call carries to learn its connection (``ConnectionUse``);
+    /// nil when nobody records the call, or over a client this transport did not configure (no
+    /// handler there would take the marker off).
+    private func connectionMarker(_ context: CallContext?) -> String? {
+        guard settings != nil, let recorder = context?.recorder else { return nil }
+        return ConnectionUse.register(recorder)
     }
 
     /// Whether streamed bodies get `CallContext.idleTimeout` from AsyncHTTPClient's read timeout

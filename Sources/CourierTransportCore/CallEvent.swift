@@ -6,8 +6,9 @@
 /// … `bodyDone`, with the middlewares' decisions between them. ``attempt`` is the exchange an event
 /// belongs to (1 for the first), 0 before the first.
 ///
-/// On Linux neither transport reports connect or TLS phases, so an exchange is queued → first
-/// byte (the head) → body; nothing is invented for the phases not seen.
+/// On Linux neither transport reports connect or TLS phases, so an exchange is queued → on a
+/// connection (new or reused, where the transport can tell) → first byte (the head) → body;
+/// nothing is invented for the phases not seen.
 public struct CallEvent: Sendable, Equatable {
     /// Which call: unique in this process, the same for every event of one call.
     public var call: UInt64
@@ -36,6 +37,12 @@ public struct CallEvent: Sendable, Equatable {
         /// The exchange carries this W3C `traceparent` (when the client traces): the call's trace
         /// id and the exchange's own span id.
         case traceContext(traceParent: String)
+        /// The exchange's request went out on connection `number` (counted from 1 in this process),
+        /// new or `reused` from an earlier request. Recorded when its head is written, so on a new
+        /// connection the time since ``attemptStarted(url:)`` is the wait for a connection, the
+        /// connect and the TLS handshake. Only a transport that can tell records it (Courier's
+        /// AsyncHTTPClient transport, over a client it configured); otherwise it is unknown.
+        case connection(number: UInt64, reused: Bool)
         /// The exchange's response head arrived.
         case responseHead(status: Int)
         /// The exchange failed before a head (`URLError` code, or the error's name).

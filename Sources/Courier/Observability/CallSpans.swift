@@ -71,6 +71,12 @@ final class CallSpans: AttemptTracing {
                 span.end()
             case .traceContext:
                 break
+            case .connection(let number, let reused):
+                guard let span = state.attempts[event.attempt]?.span, span.isRecording else { return }
+                span.updateAttributes { attributes in
+                    attributes["courier.connection.number"] = Int(truncatingIfNeeded: number)
+                    attributes["courier.connection.reused"] = reused
+                }
             case .retryScheduled(let reason, let delay, let budgetLeft):
                 Self.endExchanges(&state)
                 guard state.call?.isRecording == true else { return }

@@ -45,15 +45,20 @@ public final class CallTimeline: Sendable {
     /// GET http://127.0.0.1:8080/flaky
     ///      0.0 ms  started
     ///      0.2 ms  #1 sent  http://127.0.0.1:8080/flaky
-    ///      2.1 ms  #1 head 503 (+1.9 ms)
+    ///      0.9 ms  #1 connection #1 new: connected (+0.7 ms)
+    ///      2.1 ms  #1 head 503 (+1.2 ms)
     ///      2.2 ms  #1 retry in 200 ms: status 503 (budget 9.0)
     ///    203.0 ms  #2 sent  http://127.0.0.1:8080/flaky
-    ///    204.6 ms  #2 head 200 (+1.6 ms)
+    ///    203.1 ms  #2 connection #1 reused (+0.1 ms)
+    ///    204.6 ms  #2 head 200 (+1.5 ms)
     ///    204.7 ms  #2 body 1.2 kB (+0.1 ms)
     ///    204.8 ms  finished 200
     /// ```
     ///
-    /// Connect and TLS phases are not shown: no transport reports them on Linux.
+    /// On Linux no transport reports the connect and TLS phases apart: on a new connection the
+    /// `connected` step is the wait for a connection, the connect and the handshake together; on a
+    /// transport that cannot tell new from reused (URLSession, a client you configured) the step
+    /// is not shown.
     public func waterfall() -> String {
         var lines: [String] = []
         var starts: [UInt64: ContinuousClock.Instant] = [:]
@@ -86,6 +91,8 @@ public final class CallTimeline: Sendable {
         case .callStarted(let method, let url): "\(method) \(url)"
         case .attemptStarted(let url): "sent  \(url)"
         case .traceContext(let traceParent): "traceparent \(traceParent)"
+        case .connection(let number, let reused):
+            reused ? "connection #\(number) reused (+\(step) ms)" : "connection #\(number) new: connected (+\(step) ms)"
         case .responseHead(let status): "head \(status) (+\(step) ms)"
         case .attemptFailed(let reason): "failed: \(reason) (+\(step) ms)"
         case .bodyDone(let bytes): "body \(ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .file)) (+\(step) ms)"

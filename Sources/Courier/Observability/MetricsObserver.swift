@@ -14,7 +14,9 @@ import Synchronization
 ///   and `error.type` (a failed exchange or an error status);
 /// - counters: `courier.client.retries` (a retry scheduled), `courier.client.retry_budget.exhausted`,
 ///   `courier.client.deduplicated` (a call that joined one in flight) and `courier.client.cache`
-///   (dimension `outcome`: `freshHit`, `staleServed`, `revalidated`, `miss`, `stored`, `bypassed`).
+///   (dimension `outcome`: `freshHit`, `staleServed`, `revalidated`, `miss`, `stored`, `bypassed`)
+///   and `courier.client.connections` (dimension `outcome`: `new`, `reused`; an exchange's
+///   connection, where the transport can tell).
 ///
 /// ```swift
 /// var configuration = NetworkClient.Configuration()
@@ -62,6 +64,8 @@ public struct MetricsObserver: CallObserver {
                 handles.counter("courier.client.retries").increment()
             case .retryAbandoned(let reason) where reason.contains("budget"):
                 handles.counter("courier.client.retry_budget.exhausted").increment()
+            case .connection(_, let reused):
+                handles.counter("courier.client.connections", outcome: reused ? "reused" : "new").increment()
             case .joined:
                 handles.counter("courier.client.deduplicated").increment()
             case .cache(let outcome):

@@ -28,6 +28,10 @@ struct RequestTraceBinaryTests {
             }
             #expect(errors.contains("trace id \(ids.first?[1] ?? "?")"), "\(errors)")
             #expect(errors.contains("#1 head 503") && errors.contains("#2 head 200"), "\(errors)")
+            // The connection each attempt went out on: a new one, then the same one again.
+            let connected = errors.split(separator: "\n").filter { $0.contains(" connection #") }
+            #expect(connected.count == 2 && connected[0].contains("#1 connection #") && connected[0].contains("new: connected"), "\(errors)")
+            #expect(connected.count == 2 && connected[1].contains("#2 connection #") && connected[1].contains("reused"), "\(errors)")
         }
     }
 }
