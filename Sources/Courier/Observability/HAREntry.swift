@@ -7,21 +7,24 @@ struct HARLog: Encodable {
     struct Log: Encodable {
         var version = "1.2"
         var entries: [HAREntry]
+        /// The earlier entries left out (``HARRecorder/maxEntries``).
+        var dropped = 0
 
-        enum CodingKeys: String, CodingKey { case version, creator, entries }
+        enum CodingKeys: String, CodingKey { case version, creator, entries, comment }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(version, forKey: .version)
             try container.encode(["name": "Courier", "version": "1"], forKey: .creator)
             try container.encode(entries, forKey: .entries)
+            if dropped > 0 { try container.encode("the \(dropped) earliest entries were left out (maxEntries)", forKey: .comment) }
         }
     }
 
     var log: Log
 
-    init(entries: [HAREntry]) {
-        log = Log(entries: entries)
+    init(entries: [HAREntry], dropped: Int = 0) {
+        log = Log(entries: entries, dropped: dropped)
     }
 }
 
@@ -132,9 +135,12 @@ struct HAREntry: Encodable {
     var request: Request
     var response: Response?
     var timings = Timings()
+    /// The connection the exchange went out on (HAR's "unique ID of the parent TCP/IP
+    /// connection"), where the transport told it (`CallEvent.Kind.connection`).
+    var connection: String?
     var comment: String?
 
-    enum CodingKeys: String, CodingKey { case startedDateTime, time, request, response, cache, timings, comment }
+    enum CodingKeys: String, CodingKey { case startedDateTime, time, request, response, cache, timings, connection, comment }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -148,6 +154,7 @@ struct HAREntry: Encodable {
         try container.encode(response ?? failed, forKey: .response)
         try container.encode([String: String](), forKey: .cache)
         try container.encode(timings, forKey: .timings)
+        try container.encodeIfPresent(connection, forKey: .connection)
         try container.encodeIfPresent(comment, forKey: .comment)
     }
 }

@@ -27,13 +27,24 @@ public final class HARRecorder: ClientMiddleware, Sendable {
     /// Request and response bodies are kept up to this many bytes (the rest is left out, noted
     /// in the entry's comment).
     public let maxBodyBytes: Int
-    private let entries = Mutex<[HAREntry]>([])
+    /// The log keeps the last this many exchanges (the earlier ones are left out, counted in the
+    /// log's comment): a long-lived client's log stays bounded in memory and on disk, and each
+    /// rewrite of the file stays bounded too.
+    public let maxEntries: Int
+    private let log = Mutex(Log())
     private let writing = Mutex<Void>(())
 
+    /// The entries kept and how many came before them.
+    private struct Log {
+        var entries: [HAREntry] = []
+        var dropped = 0
+    }
+
     /// A recorder writing to `file`.
-    public init(file: URL, maxBodyBytes: Int = 64 << 10) {
+    public init(file: URL, maxBodyBytes: Int = 64 << 10, maxEntries: Int = 1_000) {
         self.file = file
         self.maxBodyBytes = maxBodyBytes
+        self.maxEntries = max(1, maxEntries)
     }
 
     public func intercept(
@@ -67,6 +78,7 @@ public final class HARRecorder: ClientMiddleware, Sendable {
             throw error
         }
         entry.timings.wait = Self.milliseconds(since: clock)
+        entry.connection = Self.connection()
         entry.response = HAREntry.Response(head, redactor: redactor, baseURL: baseURL)
         let index = append(entry)
         guard let responseBody else {
@@ -85,6 +97,18 @@ public final class HARRecorder: ClientMiddleware, Sendable {
                 }
             }, length: responseBody.length, iterationBehavior: responseBody.iterationBehavior)
         return (head, wrapped)
+    }
+
+    /// The connection the exchange under way went out on, when the call is recorded and its
+    /// transport told it (`CallEvent.Kind.connection`).
+    static func connection() -> String? {
+        guard let recorder = CallContext.current?.recorder else { return nil }
+        let events = recorder.events
+        guard let attempt = events.last(where: { if case .attemptStarted = $0.kind { true } else { false } })?.attempt else { return nil }
+        for event in events.reversed() where event.attempt == attempt {
+            if case .connection(let number, _) = event.kind { return String(number) }
+        }
+        return nil
     }
 
     /// The credential values `fields` carry (a token, a cookie's value), so that a body echoing
@@ -117,20 +141,29 @@ public final class HARRecorder: ClientMiddleware, Sendable {
         return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
     }
 
+    /// Adds `entry`; returns its number (counted from the first entry ever, so it stays the
+    /// entry's while earlier ones are left out).
     @discardableResult
     private func append(_ entry: HAREntry) -> Int {
-        let index = entries.withLock { entries in
-            entries.append(entry)
-            return entries.count - 1
+        let index = log.withLock { log in
+            log.entries.append(entry)
+            if log.entries.count > maxEntries {
+                let excess = log.entries.count - maxEntries
+                log.entries.removeFirst(excess)
+                log.dropped += excess
+            }
+            return log.dropped + log.entries.count - 1
         }
         write()
         return index
     }
 
+    /// Changes the entry numbered `index`, if it is still kept.
     private func update(_ index: Int, _ change: (inout HAREntry) -> Void) {
-        entries.withLock { entries in
-            guard entries.indices.contains(index) else { return }
-            change(&entries[index])
+        log.withLock { log in
+            let position = index - log.dropped
+            guard log.entries.indices.contains(position) else { return }
+            change(&log.entries[position])
         }
         write()
     }
@@ -138,7 +171,7 @@ public final class HARRecorder: ClientMiddleware, Sendable {
     /// The whole log, written to a temporary file beside ``file`` and renamed over it (0600).
     private func write() {
         writing.withLock { _ in
-            let log = HARLog(entries: entries.withLock { $0 })
+            let log = self.log.withLock { HARLog(entries: $0.entries, dropped: $0.dropped) }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             guard let data = try? encoder.encode(log) else { return }

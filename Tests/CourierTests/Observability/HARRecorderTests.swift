@@ -62,4 +62,37 @@ struct HARRecorderTests {
             #expect(text.contains("\"comment\":\"the first 1024 of 3000 bytes\""))
         }
     }
+
+    struct Log: Decodable {
+        struct Inner: Decodable {
+            var entries: [Entry]
+            var comment: String?
+        }
+        struct Entry: Decodable {
+            struct Request: Decodable { var url: String }
+            var request: Request
+            var connection: String?
+        }
+        var log: Inner
+    }
+
+    @Test("a long-lived client's log keeps the last maxEntries exchanges; a recorded call's entries name their connection")
+    func boundedWithConnections() async throws {
+        try await withSandbox { sandbox in
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("har-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let file = folder.appendingPathComponent("calls.har")
+            let client = NetworkClient(transport: NetworkClient.defaultTransport, middlewares: [HARRecorder(file: file, maxEntries: 3)])
+            let timeline = CallTimeline()
+            try await timeline.recording {
+                for index in 0..<5 { _ = try await client.response(sandbox.get("/echo", query: ["n": index])) }
+            }
+            let log = try JSONDecoder().decode(Log.self, from: Data(contentsOf: file)).log
+            #expect(log.entries.map { $0.request.url.components(separatedBy: "n=").last } == ["2", "3", "4"], "the last three kept")
+            #expect(log.comment == "the 2 earliest entries were left out (maxEntries)")
+            let numbers = timeline.events.compactMap { if case .connection(let number, _) = $0.kind { String(number) } else { nil } }
+            #expect(numbers.count == 5 && log.entries.map(\.connection) == numbers.suffix(3).map { Optional($0) }, "\(numbers)")
+        }
+    }
 }
