@@ -65,6 +65,7 @@ struct ProxyTransportTests {
                 try await NetworkClient(transport: mispinned).response(sandbox.get("/cookies"))
             }
             try await mispinned.shutdown()
+            await eventually("the proxy's records") { proxy.records.count == 2 }
             let records = proxy.records
             #expect(records.count == 2 && records.allSatisfy { $0.method == "CONNECT" && $0.status == 200 }, "\(records)")
             #expect(records.allSatisfy { $0.target == "127.0.0.1:\(sandbox.port)" })
@@ -92,7 +93,8 @@ struct ProxyTransportTests {
         try await withSandbox { sandbox in
             let (client, transport) = Self.client(ProxyRules(all: HTTPProxy(kind: .http, host: "127.0.0.1", port: proxy.port)))
             await #expect(throws: NetworkError.self) { try await client.response(sandbox.get("/cookies")) }
-            #expect(proxy.records.map(\.status) == [403])
+            // The proxy prints its record before it answers; this process reads it a moment later.
+            await eventually("the proxy's record") { proxy.records.map(\.status) == [403] }
             try await transport.shutdown()
         }
         await proxy.stop()
