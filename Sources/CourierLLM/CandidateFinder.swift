@@ -21,9 +21,13 @@ struct CandidateFinder {
     /// The first and last non-whitespace byte indices (`count` and `-1` when all blank).
     private let firstText: Int
     private let lastText: Int
+    /// The fences of `bytes`, when already found (``PartialJSONDecoder``'s region tracker).
+    private let knownFences: [Fence]?
 
-    init(bytes: [UInt8]) {
+    /// A finder over `bytes`; `fences`, when given, must be what ``fences()`` finds in them.
+    init(bytes: [UInt8], fences: [Fence]? = nil) {
         self.bytes = bytes
+        self.knownFences = fences
         var first = 0
         while first < bytes.count, ByteClass.isSpace(bytes[first]) { first += 1 }
         var last = bytes.count - 1
@@ -33,7 +37,7 @@ struct CandidateFinder {
     }
 
     /// A fenced block: the whole fence and its content.
-    struct Fence {
+    struct Fence: Equatable {
         var outerStart: Int
         var contentStart: Int
         var contentEnd: Int
@@ -92,7 +96,8 @@ struct CandidateFinder {
     func candidates(allowScalars: Bool) -> [Candidate] {
         var result: [Candidate] = []
         var cursor = 0
-        let fences = fences()
+        assert(knownFences == nil || knownFences == fences(), "the fences given differ from the text's")
+        let fences = knownFences ?? fences()
         for fence in fences {
             scan(cursor, fence.outerStart, fence: nil, allowScalars: allowScalars, into: &result)
             scan(fence.contentStart, fence.contentEnd, fence: fence, allowScalars: allowScalars, into: &result)

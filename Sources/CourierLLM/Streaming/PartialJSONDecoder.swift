@@ -131,10 +131,17 @@ public struct PartialJSONDecoder: Sendable {
     public mutating func finish() throws(LLMDecodingError) -> PartialJSONUpdate {
         _ = pump(final: true)
         finished = true
-        let answer = String(decoding: bytes, as: UTF8.self)
-        let result = AnswerExtractor(shape: shape).run(answer)
+        // The whole decoder reads the bytes of the answer as a `String`: the same bytes when they
+        // are well-formed UTF-8 (checked without making the `String`), with the fences the
+        // tracker found in them; else repaired, and its fences found afresh.
+        var fences: [CandidateFinder.Fence]? = tracker.fences(count: bytes.count)
+        if !UTF8Validator.isValid(bytes) {
+            bytes = Array(String(decoding: bytes, as: UTF8.self).utf8)
+            fences = nil
+        }
+        let result = AnswerExtractor(shape: shape).run(bytes: bytes, fences: fences)
         guard let winner = result.interpretations.first, winner.score > 0 else {
-            _ = try LLMAnswerDecoder(schema: schema).extract(fromAnswer: answer)
+            _ = try LLMAnswerDecoder(schema: schema).extract(fromAnswer: String(decoding: bytes, as: UTF8.self))
             throw .noJSON(modelText: result.modelText)
         }
         let final = JSONSnapshot(node: .complete(winner.value))

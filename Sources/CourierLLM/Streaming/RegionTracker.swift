@@ -12,6 +12,8 @@ struct RegionTracker {
     private(set) var regionStart = 0
     private var cursor = 0
     private var openAt = 0
+    /// The fences closed so far, as `CandidateFinder.fences()` finds them in the whole text.
+    private var closed: [CandidateFinder.Fence] = []
 
     /// The current region's bytes known so far: up to `end`, and whether that is its true end.
     struct Extent {
@@ -70,10 +72,19 @@ struct RegionTracker {
             openAt = cursor
             kind = .header
         case .fence, .header:
+            closed.append(
+                CandidateFinder.Fence(outerStart: openAt, contentStart: regionStart, contentEnd: cursor, outerEnd: cursor + 3))
             regionStart = cursor + 3
             cursor = regionStart
             kind = .prose
         }
+    }
+
+    /// The fences of the whole text, as `CandidateFinder.fences()` finds them, once ``scan(_:final:)``
+    /// has seen all of its `count` bytes (`final`): a fence still open runs to the end.
+    func fences(count: Int) -> [CandidateFinder.Fence] {
+        guard kind == .fence else { return closed }
+        return closed + [CandidateFinder.Fence(outerStart: openAt, contentStart: regionStart, contentEnd: count, outerEnd: count)]
     }
 
     private static func startsLine(_ bytes: [UInt8], _ index: Int) -> Bool {
