@@ -37,9 +37,12 @@ struct RegionTracker {
             cursor = regionStart
         }
         let opening = kind == .prose
+        let tick = UInt8(ascii: "`")
         while cursor + 2 < bytes.count {
-            let tick = UInt8(ascii: "`")
-            if bytes[cursor] == tick, bytes[cursor + 1] == tick, bytes[cursor + 2] == tick {
+            // Straight to the next backtick that could begin a triple one.
+            cursor = Self.firstTick(bytes, from: cursor, to: bytes.count - 2)
+            guard cursor + 2 < bytes.count else { break }
+            if bytes[cursor + 1] == tick, bytes[cursor + 2] == tick {
                 if !opening || Self.startsLine(bytes, cursor) { return Extent(end: cursor, isFinal: true, isBoundary: true) }
                 cursor += 3
                 continue
@@ -57,7 +60,25 @@ struct RegionTracker {
     /// stands for ``scan(_:final:)``, which would only move past it).
     func isPlain(_ chunk: UnsafeBufferPointer<UInt8>, at count: Int) -> Bool {
         guard kind != .header, cursor + 2 >= count else { return false }
-        return !chunk.contains(UInt8(ascii: "`"))
+        if chunk.count == 1 { return chunk[0] != UInt8(ascii: "`") }
+        guard let base = chunk.baseAddress else { return true }
+        return memchr(base, Int32(UInt8(ascii: "`")), chunk.count) == nil
+    }
+
+    /// The index of the first backtick in `bytes[start..<end]`, or `end` (`memchr`).
+    private static func firstTick(_ bytes: [UInt8], from start: Int, to end: Int) -> Int {
+        guard start < end else { return end }
+        return bytes.withUnsafeBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            guard let found = memchr(base + start, Int32(UInt8(ascii: "`")), end - start) else { return end }
+            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
+    }
+
+    /// ``isPlain(_:at:)`` for a chunk of one byte.
+    @inline(__always)
+    func isPlain(_ byte: UInt8, at count: Int) -> Bool {
+        kind != .header && cursor + 2 >= count && byte != UInt8(ascii: "`")
     }
 
     /// Moves past a chunk that ``isPlain(_:at:)`` accepted, now the bytes end at `count`.
