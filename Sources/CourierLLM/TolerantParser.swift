@@ -33,6 +33,8 @@ struct TolerantParser {
     var objectDepth = 0
     var arrayDepth = 0
     var scratch: [UInt8] = []
+    /// False when only the value matters (``StreamingParser``'s tokens): repairs are not kept.
+    var recordsRepairs = true
 
     init(bytes: [UInt8], start: Int, end: Int) {
         self.bytes = bytes
@@ -41,6 +43,7 @@ struct TolerantParser {
     }
 
     mutating func note(_ repair: Repair) {
+        guard recordsRepairs else { return }
         if let bit = repair.flag {
             guard seenFlags & bit == 0 else { return }
             seenFlags |= bit

@@ -129,6 +129,14 @@ extension SnapshotNode {
     /// by byte through the UTF-8 view.
     private static func sameUTF8(_ lhs: String, _ rhs: String) -> Bool {
         guard lhs.utf8.count == rhs.utf8.count else { return false }
+        // Native strings lend their bytes without a copy of the string (which costs a retain).
+        let inPlace = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
+                guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else { return true }
+                return memcmp(leftBase, rightBase, left.count) == 0
+            }
+        }
+        if let inPlace, let same = inPlace { return same }
         var lhs = lhs
         var rhs = rhs
         return lhs.withUTF8 { left in

@@ -156,7 +156,7 @@ struct StreamingParser {
         case ByteClass.quote, ByteClass.apostrophe, 0xE2:
             if let (kind, length) = try window.quoteKind(at: pos) {
                 pos += length
-                text.removeAll(keepingCapacity: true)
+                clearText()
                 phase = .string(kind, context)
                 if isVisible(context) {
                     stringStart = log.text.count
@@ -190,6 +190,7 @@ struct StreamingParser {
             }
         }
         var parser = TolerantParser(bytes: window.bytes, start: pos, end: window.end)
+        parser.recordsRepairs = false
         let parsed = parser.parseValue(context, depth: stack.count, allowBare: allowBare)
         pos = parser.pos
         switch parsed {
@@ -215,10 +216,17 @@ struct StreamingParser {
                 }
                 // `\u` with a surrogate pair reads 12 bytes, `\U` 10: wait for them (or the end).
                 let letter = bytes[pos + 1]
+                if let simple = Self.simpleEscape(letter) {
+                    // What `TolerantParser.appendEscape(_:)` appends for it, without a parser.
+                    withUnsafePointer(to: simple) { appendText(UnsafeBufferPointer(start: $0, count: 1), visible) }
+                    pos += 2
+                    continue
+                }
                 if letter == UInt8(ascii: "u") || letter == UInt8(ascii: "x") || letter == UInt8(ascii: "U") {
                     _ = try window.atEnd(pos + 11)
                 }
                 var parser = TolerantParser(bytes: bytes, start: pos, end: window.end)
+                parser.recordsRepairs = false
                 parser.appendEscape(kind)
                 appendText(parser.scratch, parser.scratch.indices, visible)
                 pos = parser.pos
@@ -228,7 +236,7 @@ struct StreamingParser {
                 if try window.isClosing(after: pos + closeLength, context) {
                     pos += closeLength
                     let value = visible ? log.string(from: stringStart) : String(decoding: text, as: UTF8.self)
-                    text.removeAll(keepingCapacity: true)
+                    clearText()
                     if context == .objectKey {
                         setKey(value)
                         phase = .afterKey
@@ -246,7 +254,7 @@ struct StreamingParser {
         }
         // The region ended inside the string (`atEnd` only answers true once it is final).
         let value = visible ? log.string(from: stringStart) : String(decoding: text, as: UTF8.self)
-        text.removeAll(keepingCapacity: true)
+        clearText()
         if context == .objectKey {
             missing()
         } else {
@@ -282,7 +290,7 @@ struct StreamingParser {
             stack[top].itemStart = pos
             if let (kind, length) = try window.quoteKind(at: pos) {
                 pos += length
-                text.removeAll(keepingCapacity: true)
+                clearText()
                 phase = .string(kind, .objectKey)
                 return
             }
@@ -294,6 +302,7 @@ struct StreamingParser {
                 ByteClass.isWordByte(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
             }
             var parser = TolerantParser(bytes: bytes, start: pos, end: window.end)
+            parser.recordsRepairs = false
             guard case .value(.string(let key))? = parser.parseKey() else {
                 closeOrFail()
                 return
@@ -433,6 +442,32 @@ struct StreamingParser {
         guard stack[top].key != key else { return }
         stack[top].key = key
         if !stack[top].hidden { log.log(.key(key)) }
+    }
+
+    /// The byte a one-letter escape (`\"`, `\\`, `\/`, `\'`, `\n`, `\t`, `\r`, `\b`, `\f`) stands for, as
+    /// `TolerantParser.appendEscape(_:)` decodes it; nil for the others.
+    @inline(__always)
+    private static func simpleEscape(_ letter: UInt8) -> UInt8? {
+        switch letter {
+        case ByteClass.quote, ByteClass.backslash, UInt8(ascii: "/"), ByteClass.apostrophe: return letter
+        case UInt8(ascii: "n"): return 0x0A
+        case UInt8(ascii: "t"): return 0x09
+        case UInt8(ascii: "r"): return 0x0D
+        case UInt8(ascii: "b"): return 0x08
+        case UInt8(ascii: "f"): return 0x0C
+        default: return nil
+        }
+    }
+
+    /// Empties `text` (most strings are shown, read into the log: then it is empty already).
+    @inline(__always)
+    private mutating func clearText() {
+        if !text.isEmpty { text.removeAll(keepingCapacity: true) }
+    }
+
+    /// Adds bytes to the string being read: to the log when it is shown, else to `text`.
+    private mutating func appendText(_ chunk: UnsafeBufferPointer<UInt8>, _ visible: Bool) {
+        if visible { log.logText(chunk) } else { text.append(contentsOf: chunk) }
     }
 
     /// Adds bytes to the string being read: to the log when it is shown, else to `text`.
