@@ -95,7 +95,8 @@ public struct PartialJSONDecoder: Sendable {
     mutating func feed(buffer chunk: UnsafeBufferPointer<UInt8>) -> PartialJSONUpdate? {
         precondition(!finished, "feed after finish")
         let oldCount = bytes.count
-        if chunk.count == 1 { bytes.append(chunk[0]) } else { bytes.append(contentsOf: chunk) }
+        if chunk.count == 1 { return feed(byte: chunk[0]) }
+        bytes.append(contentsOf: chunk)
         // The common small chunks: more of the string being read, with nothing in it that ends
         // the string or the region, appended where `pump` would append it; or bytes the parser
         // is not ready to read (it waits for look-ahead), which `pump` would only scan for a
@@ -104,6 +105,20 @@ public struct PartialJSONDecoder: Sendable {
             active.parser.isWaiting(until: bytes.count) || active.parser.extendString(chunk, end: bytes.count)
         {
             tracker.skipPlain(to: bytes.count)
+            return update(restart: false, changed: false)
+        }
+        return pump(final: false)
+    }
+
+    /// Adds a one-byte chunk: the same as a chunk of any size, with the common cases (a byte
+    /// of the string being read, a byte the parser waits for) taken in line.
+    private mutating func feed(byte: UInt8) -> PartialJSONUpdate? {
+        let end = bytes.count + 1
+        bytes.append(byte)
+        if hasActive, active.isShown, tracker.isPlain(byte, at: end - 1),
+            active.parser.isWaiting(until: end) || active.parser.extendString(byte, end: end)
+        {
+            tracker.skipPlain(to: end)
             return update(restart: false, changed: false)
         }
         return pump(final: false)

@@ -122,6 +122,16 @@ struct StreamingParser {
         return true
     }
 
+    /// ``extendString(_:end:)`` for a chunk of one byte.
+    @inline(__always)
+    mutating func extendString(_ byte: UInt8, end: Int) -> Bool {
+        guard case .string(let kind, let context) = phase, pos + 1 == end, end >= retryAt, kind.isPlain(byte) else { return false }
+        if isVisible(context) { log.logText(byte) } else { text.append(byte) }
+        pos = end
+        retryAt = end + 1
+        return true
+    }
+
     private mutating func step(_ window: StreamWindow) throws(NeedMore) {
         switch phase {
         case .value(let context, let allowBare): try readValue(context, allowBare: allowBare, window)
@@ -479,6 +489,8 @@ struct StreamingParser {
         }
     }
 
+    // In line: called on the parser stored in the decoder, a call copies the parser first.
+    @inline(__always)
     private func isVisible(_ context: Context) -> Bool {
         // Indexed, not `stack.last`: that copies the frame (a retain per array) on every call.
         guard context != .objectKey, !stack.isEmpty else { return context != .objectKey }
