@@ -145,6 +145,30 @@ struct PartialJSONDecoderTests {
         #expect(decoder.snapshot?.extends(kept) == true)
     }
 
+    @Test("snapshots kept across many log growths, and across a copy, read as they were after the decoders are gone")
+    func snapshotsOutliveGrowthAndCopies() throws {
+        let items = (0..<300).map { #"{"id": \#($0), "name": "item \#($0) 이름", "tags": ["a", "b"]}"# }
+        let answer = Array(("[" + items.joined(separator: ", ") + "]").utf8)
+        let half = answer.count / 2 / 7 * 7 + 7
+        var kept: [(JSONSnapshot, String)] = []
+        do {
+            var decoder = PartialJSONDecoder()
+            var copy: PartialJSONDecoder?
+            for start in stride(from: 0, to: answer.count, by: 7) {
+                if let update = decoder.feed(answer[start..<min(answer.count, start + 7)]), start % 91 == 0 {
+                    kept.append((update.snapshot, update.snapshot.json))
+                }
+                if start + 7 == half { copy = decoder }
+            }
+            guard var copy else { throw CancellationError() }
+            _ = copy.feed("]")
+            kept.append((try copy.finish().snapshot, try #require(Self.whole(String(decoding: answer[..<half], as: UTF8.self) + "]"))))
+            kept.append((try decoder.finish().snapshot, try #require(Self.whole(String(decoding: answer, as: UTF8.self)))))
+        }
+        #expect(kept.count > 20)
+        for (snapshot, json) in kept { #expect(snapshot.json == json) }
+    }
+
     @Test("an answer without JSON throws what the whole-answer decoder throws")
     func refusalThrows() {
         var decoder = PartialJSONDecoder()
