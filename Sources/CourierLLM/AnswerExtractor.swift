@@ -54,6 +54,19 @@ struct AnswerExtractor {
             }
             sourceBytes = unescaped
         }
+        return interpret(candidates, in: sourceBytes, answer: bytes)
+    }
+
+    /// ``run(bytes:fences:)`` for an answer whose candidates are known already: `candidates`
+    /// must be what `CandidateFinder.candidates(allowScalars:)` finds in `bytes`, not empty.
+    func run(bytes: [UInt8], candidates: [Candidate]) -> Result {
+        precondition(!candidates.isEmpty, "no candidates: the answer's unescaped text must be tried")
+        return interpret(candidates, in: bytes, answer: bytes)
+    }
+
+    /// The interpretations of `candidates`, found in `sourceBytes` (the answer, or its unescaped text).
+    private func interpret(_ candidates: [Candidate], in sourceBytes: [UInt8], answer bytes: [UInt8]) -> Result {
+        var candidates = candidates
         let found = candidates
         if shape == nil { candidates = Self.openingEnvelopes(candidates) }
         var list: [Interpretation] = []

@@ -21,9 +21,9 @@ struct TolerantParser {
     let bytes: [UInt8]
     let end: Int
     var pos: Int
-    private(set) var repairs: [Repair] = []
-    private var seen: Set<Repair> = []
-    private var seenFlags: UInt64 = 0
+    private var recorder = RepairRecorder()
+    /// The repairs applied so far, each kind once, in the order first applied.
+    var repairs: [Repair] { recorder.repairs }
     var truncated = false
     /// Where the first container nested past ``maxDepth`` begins, if one was met. The parse
     /// gives up there; a scan resumes from it (see ``CandidateFinder``), not from inside the
@@ -33,8 +33,6 @@ struct TolerantParser {
     var objectDepth = 0
     var arrayDepth = 0
     var scratch: [UInt8] = []
-    /// False when only the value matters (``StreamingParser``'s tokens): repairs are not kept.
-    var recordsRepairs = true
 
     init(bytes: [UInt8], start: Int, end: Int) {
         self.bytes = bytes
@@ -43,14 +41,7 @@ struct TolerantParser {
     }
 
     mutating func note(_ repair: Repair) {
-        guard recordsRepairs else { return }
-        if let bit = repair.flag {
-            guard seenFlags & bit == 0 else { return }
-            seenFlags |= bit
-            repairs.append(repair)
-        } else if seen.insert(repair).inserted {
-            repairs.append(repair)
-        }
+        recorder.note(repair)
     }
 
     mutating func noteTruncated() {

@@ -14,7 +14,9 @@ import Foundation
 /// The work is linear in the answer's bytes, however it is chunked: the parse state of every
 /// completed value is kept, only the new bytes are read, and a snapshot costs constant time (a
 /// mark in an append-only record of the value, shared by all snapshots and built into a value
-/// only when read). The whole-answer decoder runs once, in ``finish()``.
+/// only when read). The whole-answer decoder runs once, in ``finish()``, and does not parse the
+/// answer again when it held a single JSON value, already parsed as that decoder parses it
+/// (with the same repairs): then it only ranks it.
 ///
 /// ```swift
 /// var decoder = PartialJSONDecoder()
@@ -39,6 +41,11 @@ public struct PartialJSONDecoder: Sendable {
     private var shownChange = -1
     private var best: Rank?
     private var finished = false
+    /// How many candidates were begun (a `{` or `[` handed to a parser in a region).
+    private var candidatesBegun = 0
+    /// The first candidate that was parsed to its end as ``TolerantParser`` parses it (not
+    /// diverged): with no other candidate begun, `finish()` needs no second parse.
+    private var firstParsed: (value: JSONValue, parse: CandidateFinder.Parse, start: Int, inFence: Bool)?
 
     /// The candidate being parsed, when `hasActive`. Stored inline, not as an optional, so
     /// that a snapshot reads its parser in place and a step advances it in place: a copy of the
@@ -154,7 +161,14 @@ public struct PartialJSONDecoder: Sendable {
             bytes = Array(String(decoding: bytes, as: UTF8.self).utf8)
             fences = nil
         }
-        let result = AnswerExtractor(shape: shape).run(bytes: bytes, fences: fences)
+        let extractor = AnswerExtractor(shape: shape)
+        let result: AnswerExtractor.Result
+        if let known = knownCandidates(fences) {
+            result = extractor.run(bytes: bytes, candidates: known)
+            assert(Self.same(result, extractor.run(bytes: bytes, fences: fences)), "the candidate parsed differs from the whole decoder's")
+        } else {
+            result = extractor.run(bytes: bytes, fences: fences)
+        }
         guard let winner = result.interpretations.first, winner.score > 0 else {
             _ = try LLMAnswerDecoder(schema: schema).extract(fromAnswer: String(decoding: bytes, as: UTF8.self))
             throw .noJSON(modelText: result.modelText)
@@ -165,6 +179,25 @@ public struct PartialJSONDecoder: Sendable {
         shown = .fixed(final)
         hasActive = false
         return PartialJSONUpdate(snapshot: final, isRestart: restart, report: winner.report)
+    }
+
+    /// The candidates the whole decoder finds, without parsing them again, when they are known:
+    /// a single candidate was begun in the whole answer and parsed as ``TolerantParser`` parses
+    /// it (then the whole decoder's scan begins the same single parse, with the same result),
+    /// in the same bytes (`fences` not nil), scalars not allowed. Nil otherwise.
+    private func knownCandidates(_ fences: [CandidateFinder.Fence]?) -> [CourierLLM.Candidate]? {
+        guard let fences, shape?.isScalar != true, candidatesBegun == 1, let parsed = firstParsed else { return nil }
+        return CandidateFinder(bytes: bytes, fences: fences).onlyCandidate(
+            parsed.value, parsed.parse, start: parsed.start, inFence: parsed.inFence)
+    }
+
+    /// Whether two extractions give the same answer: the best value's JSON and its report.
+    private static func same(_ lhs: AnswerExtractor.Result, _ rhs: AnswerExtractor.Result) -> Bool {
+        guard let left = lhs.interpretations.first, let right = rhs.interpretations.first else {
+            return lhs.interpretations.isEmpty && rhs.interpretations.isEmpty
+        }
+        return left.score == right.score && left.report == right.report
+            && left.value.compactText(capacity: left.size + 64) == right.value.compactText(capacity: right.size + 64)
     }
 
     // MARK: Driving
@@ -209,6 +242,7 @@ public struct PartialJSONDecoder: Sendable {
                 guard scanPos < window.end else { return }
                 active = Candidate(parser: StreamingParser(start: scanPos), inFence: tracker.kind == .fence, isShown: false)
                 hasActive = true
+                candidatesBegun += 1
             }
             active.parser.advance(window)
             if let shrank = active.parser.takeShrank(), active.isShown {
@@ -222,7 +256,14 @@ public struct PartialJSONDecoder: Sendable {
                 hasActive = false
                 let parser = candidate.parser
                 scanPos = max(parser.pos, parser.start + 1, parser.tooDeepAt ?? 0)
-                if case .done(let value) = parser.phase { complete(value, candidate, window, &restart, &changed) }
+                if case .done(let value) = parser.phase {
+                    if candidatesBegun == 1, !parser.diverged {
+                        let parse = CandidateFinder.Parse(
+                            end: parser.pos, repairs: parser.recorder.repairs, truncated: parser.truncated, sawOrphans: false)
+                        firstParsed = (value, parse, parser.start, candidate.inFence)
+                    }
+                    complete(value, candidate, window, &restart, &changed)
+                }
                 if candidate.isShown, parser.isFailed, case .active = shown { shown = .none }
                 continue
             }

@@ -19,6 +19,8 @@ struct StreamingParser {
         var members: [JSONMember] = []
         var elements: [JSONValue] = []
         var expecting = true
+        /// A comma came since the last item (mirrors `sawComma` of `TolerantParser`'s loops).
+        var sawComma = false
         /// The key of the member whose value is being read.
         var key: String?
         /// Where the member or element being read began (the parse falls back there on failure).
@@ -61,6 +63,14 @@ struct StreamingParser {
     private var shrank: JSONSnapshot?
     /// A step that waited for look-ahead is retried once the bytes reach this index.
     private var retryAt = 0
+    /// The repairs ``TolerantParser`` records for the same text, noted at the same decisions
+    /// (while not `diverged`).
+    private(set) var recorder = RepairRecorder()
+    /// Whether the text ended inside the value (``TolerantParser/truncated``).
+    private(set) var truncated = false
+    /// A failure, orphan or too-deep container was met: the value, where the parse stops and
+    /// the repairs may differ from ``TolerantParser``'s, which falls back differently there.
+    private(set) var diverged = false
 
     init(start: Int) {
         self.start = start
@@ -148,6 +158,7 @@ struct StreamingParser {
     private mutating func readValue(_ context: Context, allowBare: Bool, _ window: StreamWindow) throws(NeedMore) {
         try skipTrivia(window)
         if try window.atEnd(pos) {
+            noteTruncated()
             missing()
             return
         }
@@ -158,6 +169,7 @@ struct StreamingParser {
             push(isObject: true)
         case UInt8(ascii: "["):
             if context != .topLevel, let (url, after) = try window.markdownLink(at: pos) {
+                recorder.note(.convertedMarkdownLink)
                 pos = after
                 deliver(.string(url))
             } else {
@@ -165,6 +177,7 @@ struct StreamingParser {
             }
         case ByteClass.quote, ByteClass.apostrophe, 0xE2:
             if let (kind, length) = try window.quoteKind(at: pos) {
+                if kind != .double { recorder.note(.convertedQuotes) }
                 pos += length
                 clearText()
                 phase = .string(kind, context)
@@ -200,8 +213,9 @@ struct StreamingParser {
             }
         }
         var parser = TolerantParser(bytes: window.bytes, start: pos, end: window.end)
-        parser.recordsRepairs = false
         let parsed = parser.parseValue(context, depth: stack.count, allowBare: allowBare)
+        recorder.note(contentsOf: parser.repairs)
+        if parser.truncated { truncated = true }
         pos = parser.pos
         switch parsed {
         case .value(let value)?: deliver(value)
@@ -227,7 +241,8 @@ struct StreamingParser {
                 // `\u` with a surrogate pair reads 12 bytes, `\U` 10: wait for them (or the end).
                 let letter = bytes[pos + 1]
                 if let simple = Self.simpleEscape(letter) {
-                    // What `TolerantParser.appendEscape(_:)` appends for it, without a parser.
+                    // What `TolerantParser.appendEscape(_:)` appends and notes, without a parser.
+                    if letter == ByteClass.apostrophe, kind == .double { recorder.note(.fixedInvalidEscape) }
                     withUnsafePointer(to: simple) { appendText(UnsafeBufferPointer(start: $0, count: 1), visible) }
                     pos += 2
                     continue
@@ -236,8 +251,8 @@ struct StreamingParser {
                     _ = try window.atEnd(pos + 11)
                 }
                 var parser = TolerantParser(bytes: bytes, start: pos, end: window.end)
-                parser.recordsRepairs = false
                 parser.appendEscape(kind)
+                recorder.note(contentsOf: parser.repairs)
                 appendText(parser.scratch, parser.scratch.indices, visible)
                 pos = parser.pos
                 continue
@@ -255,14 +270,17 @@ struct StreamingParser {
                     }
                     return
                 }
+                recorder.note(.escapedInnerQuote)
                 appendText(bytes, pos..<(pos + closeLength), visible)
                 pos += closeLength
                 continue
             }
+            if byte < 0x20 { recorder.note(.escapedControlCharacter) }
             appendText(bytes, pos..<(pos + 1), visible)
             pos += 1
         }
         // The region ended inside the string (`atEnd` only answers true once it is final).
+        noteTruncated()
         let value = visible ? log.string(from: stringStart) : String(decoding: text, as: UTF8.self)
         clearText()
         if context == .objectKey {
@@ -277,6 +295,7 @@ struct StreamingParser {
     private mutating func readObjectItem(_ window: StreamWindow) throws(NeedMore) {
         try skipTrivia(window)
         if try window.atEnd(pos) {
+            noteTruncated()
             close()
             return
         }
@@ -284,21 +303,28 @@ struct StreamingParser {
         let top = stack.count - 1
         switch bytes[pos] {
         case UInt8(ascii: "}"):
+            if stack[top].sawComma { recorder.note(.removedTrailingComma) }
             pos += 1
             close()
         case UInt8(ascii: "]"):
+            recorder.note(.fixedMismatchedBracket)
             if arrayDepth == 0 { pos += 1 }
             close()
         case UInt8(ascii: ","):
+            if stack[top].expecting { recorder.note(.removedDoubledComma) }
             stack[top].expecting = true
+            stack[top].sawComma = true
             pos += 1
         case UInt8(ascii: "{"), UInt8(ascii: "["):
+            diverged = true
             stack[top].itemStart = pos
             stack[top].childIsOrphan = true
             phase = .value(.arrayElement, allowBare: false)
         default:
+            if !stack[top].expecting { recorder.note(.insertedMissingComma) }
             stack[top].itemStart = pos
             if let (kind, length) = try window.quoteKind(at: pos) {
+                if kind != .double { recorder.note(.convertedQuotes) }
                 pos += length
                 clearText()
                 phase = .string(kind, .objectKey)
@@ -312,8 +338,9 @@ struct StreamingParser {
                 ByteClass.isWordByte(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
             }
             var parser = TolerantParser(bytes: bytes, start: pos, end: window.end)
-            parser.recordsRepairs = false
-            guard case .value(.string(let key))? = parser.parseKey() else {
+            let parsed = parser.parseKey()
+            recorder.note(contentsOf: parser.repairs)
+            guard case .value(.string(let key))? = parsed else {
                 closeOrFail()
                 return
             }
@@ -326,6 +353,7 @@ struct StreamingParser {
     private mutating func readAfterKey(_ window: StreamWindow) throws(NeedMore) {
         try skipTrivia(window)
         if try window.atEnd(pos) {
+            noteTruncated()
             setKey(nil)
             close()
             return
@@ -335,6 +363,7 @@ struct StreamingParser {
             pos += 1
             phase = .value(.objectValue, allowBare: true)
         } else if try window.startsValue(at: pos) {
+            recorder.note(.insertedMissingColon)
             phase = .value(.objectValue, allowBare: false)
         } else {
             setKey(nil)
@@ -345,21 +374,27 @@ struct StreamingParser {
     private mutating func readArrayItem(_ window: StreamWindow) throws(NeedMore) {
         try skipTrivia(window)
         if try window.atEnd(pos) {
+            noteTruncated()
             close()
             return
         }
         let top = stack.count - 1
         switch window.bytes[pos] {
         case UInt8(ascii: "]"):
+            if stack[top].sawComma { recorder.note(.removedTrailingComma) }
             pos += 1
             close()
         case UInt8(ascii: "}"):
+            recorder.note(.fixedMismatchedBracket)
             if objectDepth == 0 { pos += 1 }
             close()
         case UInt8(ascii: ","):
+            if stack[top].expecting { recorder.note(.removedDoubledComma) }
             stack[top].expecting = true
+            stack[top].sawComma = true
             pos += 1
         default:
+            if !stack[top].expecting { recorder.note(.insertedMissingComma) }
             stack[top].itemStart = pos
             phase = .value(.arrayElement, allowBare: false)
         }
@@ -372,8 +407,10 @@ struct StreamingParser {
             if try window.atEnd(pos) { break }
             let byte = window.bytes[pos]
             if byte == UInt8(ascii: "[") || byte == 0xE3, let next = try window.citationEnd(from: pos, requireLink: !inObject) {
+                recorder.note(.removedCitation)
                 pos = next
             } else if byte == UInt8(ascii: "("), let next = try window.parenthesisEnd(from: pos) {
+                recorder.note(.removedCitation)
                 pos = next
             } else {
                 break
@@ -420,6 +457,7 @@ struct StreamingParser {
                 pos += 1
             case UInt8(ascii: "/"):
                 guard try window.startsComment(at: pos) else { return }
+                recorder.note(.removedComment)
                 if bytes[pos + 1] == UInt8(ascii: "/") {
                     trivia = .lineComment
                 } else {
@@ -427,8 +465,10 @@ struct StreamingParser {
                     trivia = .blockComment
                 }
             case UInt8(ascii: "*"):
+                recorder.note(.removedMarkdown)
                 pos += 1
             case UInt8(ascii: "#"):
+                recorder.note(.removedComment)
                 trivia = .lineComment
             case 0xC2, 0xEF, 0xE2:
                 let length = byte == 0xC2 ? 2 : 3
@@ -445,6 +485,12 @@ struct StreamingParser {
     }
 
     // MARK: Stack
+
+    /// The text ended inside the value (mirrors `TolerantParser.noteTruncated()`).
+    private mutating func noteTruncated() {
+        truncated = true
+        recorder.note(.closedTruncated)
+    }
 
     /// Sets the key of the member the innermost object is reading.
     private mutating func setKey(_ key: String?) {
@@ -500,6 +546,7 @@ struct StreamingParser {
     private mutating func push(isObject: Bool) {
         guard stack.count < TolerantParser.maxDepth else {
             if tooDeepAt == nil { tooDeepAt = pos }
+            diverged = true
             fail()
             return
         }
@@ -551,6 +598,7 @@ struct StreamingParser {
             if !stack[top].hidden { log.log(.append(value)) }
         }
         stack[top].expecting = false
+        stack[top].sawComma = false
         phase = .afterValue
     }
 
@@ -568,6 +616,7 @@ struct StreamingParser {
     /// The item being read is not JSON: the container closes before it, or fails when it has
     /// nothing to show (mirrors the fallbacks of `parseObject` and `parseArray`).
     private mutating func closeOrFail() {
+        diverged = true
         let top = stack.count - 1
         let keep =
             stack[top].isObject ? !stack[top].members.isEmpty : stack[top].elements.contains(where: \.isContainer)
@@ -583,6 +632,7 @@ struct StreamingParser {
 
     /// The value being read is not JSON.
     private mutating func fail() {
+        diverged = true
         guard !stack.isEmpty else {
             phase = .failed
             return
