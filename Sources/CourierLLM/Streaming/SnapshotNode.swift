@@ -106,6 +106,8 @@ extension SnapshotNode {
         switch (lhs, rhs) {
         case (.object(let left), .object(let right)):
             guard left.count == right.count else { return false }
+            // The same storage (a value compared with itself: the final value is the one shown).
+            if sameStorage(left, right) { return true }
             for (a, b) in zip(left, right) {
                 guard a.isOrphanGroup == b.isOrphanGroup, sameUTF8(a.key, b.key), sameBytes(a.value, b.value) else {
                     return false
@@ -113,7 +115,8 @@ extension SnapshotNode {
             }
             return true
         case (.array(let left), .array(let right)):
-            return left.count == right.count && zip(left, right).allSatisfy { sameBytes($0, $1) }
+            guard left.count == right.count else { return false }
+            return sameStorage(left, right) || zip(left, right).allSatisfy { sameBytes($0, $1) }
         case (.string(let left), .string(let right)), (.number(let left), .number(let right)):
             return sameUTF8(left, right)
         case (.bool(let left), .bool(let right)):
@@ -123,6 +126,11 @@ extension SnapshotNode {
         default:
             return false
         }
+    }
+
+    /// Whether two arrays of the same count share their storage (then their elements are the same).
+    private static func sameStorage<Element>(_ lhs: [Element], _ rhs: [Element]) -> Bool {
+        lhs.withUnsafeBufferPointer { left in rhs.withUnsafeBufferPointer { right in left.baseAddress == right.baseAddress } }
     }
 
     /// Whether two strings have the same UTF-8 bytes: compared in place (`memcmp`), not byte
