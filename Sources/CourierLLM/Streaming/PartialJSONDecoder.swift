@@ -118,12 +118,14 @@ public struct PartialJSONDecoder: Sendable {
     }
 
     /// Adds a one-byte chunk: the same as a chunk of any size, with the common cases (a byte
-    /// of the string being read, a byte the parser waits for) taken in line.
+    /// of the string being read, a byte the parser waits for, whitespace between tokens) taken
+    /// in line.
     private mutating func feed(byte: UInt8) -> PartialJSONUpdate? {
         let end = bytes.count + 1
         bytes.append(byte)
         if hasActive, active.isShown, tracker.isPlain(byte, at: end - 1),
             active.parser.isWaiting(until: end) || active.parser.extendString(byte, end: end)
+                || active.parser.skipSpace(byte, end: end)
         {
             tracker.skipPlain(to: end)
             return update(restart: false, changed: false)

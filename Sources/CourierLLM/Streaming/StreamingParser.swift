@@ -142,6 +142,25 @@ struct StreamingParser {
         return true
     }
 
+    /// Reads `byte`, received at `end - 1` right after all the bytes read so far, when it is
+    /// whitespace between tokens: what ``advance(_:)`` would do with it (every step but a
+    /// string's begins by skipping trivia, which reads it and then waits for the next byte),
+    /// without the window. Returns false, changing nothing, when it does not apply.
+    @inline(__always)
+    mutating func skipSpace(_ byte: UInt8, end: Int) -> Bool {
+        guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09, pos + 1 == end, end >= retryAt,
+            case .none = trivia
+        else { return false }
+        switch phase {
+        case .value, .loop, .afterKey, .afterValue: break
+        case .string, .done, .failed: return false
+        }
+        pos = end
+        // As `advance(_:)` sets it when a step waits right after reading the byte.
+        retryAt = end + 1
+        return true
+    }
+
     private mutating func step(_ window: StreamWindow) throws(NeedMore) {
         switch phase {
         case .value(let context, let allowBare): try readValue(context, allowBare: allowBare, window)
