@@ -112,7 +112,7 @@ public struct PartialJSONDecoder: Sendable {
             active.parser.isWaiting(until: bytes.count) || active.parser.extendString(chunk, end: bytes.count)
         {
             tracker.skipPlain(to: bytes.count)
-            return update(restart: false, changed: false)
+            return grownUpdate()
         }
         return pump(final: false)
     }
@@ -128,7 +128,7 @@ public struct PartialJSONDecoder: Sendable {
                 || active.parser.skipSpace(byte, end: end)
         {
             tracker.skipPlain(to: end)
-            return update(restart: false, changed: false)
+            return grownUpdate()
         }
         return pump(final: false)
     }
@@ -220,6 +220,17 @@ public struct PartialJSONDecoder: Sendable {
             tracker.nextRegion()
         }
         return update(restart: restart, changed: changed)
+    }
+
+    /// `update(restart: false, changed: false)` in line, for the chunks read in line: the active
+    /// candidate's value when it grew, else nil.
+    @inline(__always)
+    private mutating func grownUpdate() -> PartialJSONUpdate? {
+        guard case .active = shown, hasActive else { return nil }
+        let count = active.parser.log.changeCount
+        guard count != shownChange else { return nil }
+        shownChange = count
+        return active.parser.snapshot().map { PartialJSONUpdate(snapshot: $0, isRestart: false, report: nil) }
     }
 
     /// The update for what the caller has seen, or nil when it did not change.
