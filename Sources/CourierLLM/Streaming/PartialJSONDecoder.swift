@@ -101,8 +101,14 @@ public struct PartialJSONDecoder: Sendable {
     @usableFromInline
     mutating func feed(buffer chunk: UnsafeBufferPointer<UInt8>) -> PartialJSONUpdate? {
         precondition(!finished, "feed after finish")
+        return chunk.count == 1 ? feed(byte: chunk[0]) : feed(chunk: chunk)
+    }
+
+    /// Adds a chunk of more than one byte (a function of its own: a one-byte feed does not pay
+    /// for setting up its frame).
+    @inline(never)
+    private mutating func feed(chunk: UnsafeBufferPointer<UInt8>) -> PartialJSONUpdate? {
         let oldCount = bytes.count
-        if chunk.count == 1 { return feed(byte: chunk[0]) }
         bytes.append(contentsOf: chunk)
         // The common small chunks: more of the string being read, with nothing in it that ends
         // the string or the region, appended where `pump` would append it; or bytes the parser
