@@ -90,7 +90,8 @@ public func llmFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
 }
 
 /// The incremental decoder fed the same bytes in chunks (sizes drawn from the input itself) ends
-/// with what the whole-answer decoder gives, and its snapshots only grow between restarts.
+/// with what the whole-answer decoder gives (the JSON and the repair report), and its snapshots
+/// only grow between restarts.
 private func checkStreaming(_ bytes: [UInt8], whole: JSONExtraction?) {
     var partial = PartialJSONDecoder()
     var index = 0
@@ -109,5 +110,8 @@ private func checkStreaming(_ bytes: [UInt8], whole: JSONExtraction?) {
     let final = try? partial.finish()
     guard final?.snapshot.json == whole?.json else {
         fatalError("streamed \(final?.snapshot.json ?? "failure") ≠ whole \(whole?.json ?? "failure")")
+    }
+    guard final?.report == whole?.report else {
+        fatalError("streamed report \(final?.report?.description ?? "none") ≠ whole \(whole?.report.description ?? "none")")
     }
 }

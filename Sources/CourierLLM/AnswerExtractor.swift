@@ -28,16 +28,23 @@ struct AnswerExtractor {
     struct Result {
         var interpretations: [Interpretation]
         var candidates: [Candidate]
-        var answer: String
+        /// The answer's bytes.
+        var answer: [UInt8]
         var found: [Candidate]
 
         /// The model's own text, for `noJSON` (computed only when needed).
-        var modelText: String { AnswerExtractor.modelText(answer, found) }
+        var modelText: String { AnswerExtractor.modelText(String(decoding: answer, as: UTF8.self), found) }
     }
 
     func run(_ answer: String) -> Result {
-        let bytes = Array(answer.utf8)
-        var candidates = CandidateFinder(bytes: bytes).candidates(allowScalars: shape?.isScalar == true)
+        run(bytes: Array(answer.utf8))
+    }
+
+    /// Runs on the UTF-8 bytes of an answer: they must be well-formed (the bytes of a `String`),
+    /// then the result is the same as for the `String`. `fences`, when given, must be what
+    /// `CandidateFinder.fences()` finds in the bytes.
+    func run(bytes: [UInt8], fences: [CandidateFinder.Fence]? = nil) -> Result {
+        var candidates = CandidateFinder(bytes: bytes, fences: fences).candidates(allowScalars: shape?.isScalar == true)
         var sourceBytes = bytes
         if candidates.isEmpty, let unescaped = CandidateFinder.unescaped(bytes) {
             candidates = CandidateFinder(bytes: unescaped).candidates(allowScalars: false).map { candidate in
@@ -47,6 +54,19 @@ struct AnswerExtractor {
             }
             sourceBytes = unescaped
         }
+        return interpret(candidates, in: sourceBytes, answer: bytes)
+    }
+
+    /// ``run(bytes:fences:)`` for an answer whose candidates are known already: `candidates`
+    /// must be what `CandidateFinder.candidates(allowScalars:)` finds in `bytes`, not empty.
+    func run(bytes: [UInt8], candidates: [Candidate]) -> Result {
+        precondition(!candidates.isEmpty, "no candidates: the answer's unescaped text must be tried")
+        return interpret(candidates, in: bytes, answer: bytes)
+    }
+
+    /// The interpretations of `candidates`, found in `sourceBytes` (the answer, or its unescaped text).
+    private func interpret(_ candidates: [Candidate], in sourceBytes: [UInt8], answer bytes: [UInt8]) -> Result {
+        var candidates = candidates
         let found = candidates
         if shape == nil { candidates = Self.openingEnvelopes(candidates) }
         var list: [Interpretation] = []
@@ -58,7 +78,7 @@ struct AnswerExtractor {
             addSequences(candidates, sourceBytes, into: &list)
         }
         list.sort(by: Self.ranksBefore)
-        return Result(interpretations: list, candidates: candidates, answer: answer, found: found)
+        return Result(interpretations: list, candidates: candidates, answer: bytes, found: found)
     }
 
     private struct Meta {

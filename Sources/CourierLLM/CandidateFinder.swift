@@ -21,9 +21,13 @@ struct CandidateFinder {
     /// The first and last non-whitespace byte indices (`count` and `-1` when all blank).
     private let firstText: Int
     private let lastText: Int
+    /// The fences of `bytes`, when already found (``PartialJSONDecoder``'s region tracker).
+    private let knownFences: [Fence]?
 
-    init(bytes: [UInt8]) {
+    /// A finder over `bytes`; `fences`, when given, must be what ``fences()`` finds in them.
+    init(bytes: [UInt8], fences: [Fence]? = nil) {
         self.bytes = bytes
+        self.knownFences = fences
         var first = 0
         while first < bytes.count, ByteClass.isSpace(bytes[first]) { first += 1 }
         var last = bytes.count - 1
@@ -33,7 +37,7 @@ struct CandidateFinder {
     }
 
     /// A fenced block: the whole fence and its content.
-    struct Fence {
+    struct Fence: Equatable {
         var outerStart: Int
         var contentStart: Int
         var contentEnd: Int
@@ -92,7 +96,8 @@ struct CandidateFinder {
     func candidates(allowScalars: Bool) -> [Candidate] {
         var result: [Candidate] = []
         var cursor = 0
-        let fences = fences()
+        assert(knownFences == nil || knownFences == fences(), "the fences given differ from the text's")
+        let fences = knownFences ?? fences()
         for fence in fences {
             scan(cursor, fence.outerStart, fence: nil, allowScalars: allowScalars, into: &result)
             scan(fence.contentStart, fence.contentEnd, fence: fence, allowScalars: allowScalars, into: &result)
@@ -120,7 +125,7 @@ struct CandidateFinder {
         if allowScalars, isWhole, low < high, bytes[low] != UInt8(ascii: "{"), bytes[low] != UInt8(ascii: "[") {
             var parser = TolerantParser(bytes: bytes, start: low, end: high)
             if let value = parser.parseTopLevel(), parser.pos == high, !parser.truncated {
-                result.append(make(value, parser, low, high, region: (low, high), fence: fence, covers: true))
+                result.append(make(value, Parse(parser), low, high, region: (low, high), fence: fence, covers: true))
                 return
             }
         }
@@ -129,18 +134,69 @@ struct CandidateFinder {
             while index < high, bytes[index] != UInt8(ascii: "{"), bytes[index] != UInt8(ascii: "[") { index += 1 }
             guard index < high else { break }
             var parser = TolerantParser(bytes: bytes, start: index, end: high)
-            if let value = parser.parseTopLevel() {
-                var stop = parser.pos
-                while stop > index, ByteClass.isSpace(bytes[stop - 1]) { stop -= 1 }
-                let covers = isWhole && index == low && stop >= high
-                if covers || Self.isSubstantial(value) {
-                    result.append(make(value, parser, index, stop, region: (low, high), fence: fence, covers: covers))
-                }
+            if let value = parser.parseTopLevel(),
+                let candidate = kept(value, Parse(parser), from: index, region: (low, high), isWhole: isWhole, fence: fence)
+            {
+                result.append(candidate)
             }
             // Past a value nested too deep, the scan goes on from where it got too deep: the
             // levels above were tried once already (trying each again is `maxDepth` times the work).
             index = max(parser.pos, index + 1, parser.tooDeepAt ?? 0)
         }
+    }
+
+    /// What a parse of a candidate gave besides its value (``TolerantParser``'s, or the same
+    /// from ``StreamingParser``).
+    struct Parse {
+        var end: Int
+        var repairs: [Repair]
+        var truncated: Bool
+        var sawOrphans: Bool
+
+        init(end: Int, repairs: [Repair], truncated: Bool, sawOrphans: Bool) {
+            self.end = end
+            self.repairs = repairs
+            self.truncated = truncated
+            self.sawOrphans = sawOrphans
+        }
+
+        init(_ parser: TolerantParser) {
+            self.init(end: parser.pos, repairs: parser.repairs, truncated: parser.truncated, sawOrphans: parser.sawOrphans)
+        }
+    }
+
+    /// The candidate the scan keeps for `value`, parsed from `index` in the trimmed region
+    /// `region` (the whole region or fence when `isWhole`), or nil when it is not kept.
+    private func kept(_ value: JSONValue, _ parse: Parse, from index: Int, region: (Int, Int), isWhole: Bool, fence: Fence?)
+        -> Candidate?
+    {
+        var stop = parse.end
+        while stop > index, ByteClass.isSpace(bytes[stop - 1]) { stop -= 1 }
+        let covers = isWhole && index == region.0 && stop >= region.1
+        guard covers || Self.isSubstantial(value) else { return nil }
+        return make(value, parse, index, stop, region: region, fence: fence, covers: covers)
+    }
+
+    /// What ``candidates(allowScalars:)`` gives (scalars not allowed) when the regions it scans
+    /// hold a single `{` or `[`, at `start`, whose parse gave `value` and `parse` (as
+    /// ``TolerantParser`` parses it there, up to the region's end); `inFence` says which kind
+    /// of region holds `start`. Nil when that is not the case or the candidate is not kept: then
+    /// ``candidates(allowScalars:)`` must run.
+    func onlyCandidate(_ value: JSONValue, _ parse: Parse, start: Int, inFence: Bool) -> [Candidate]? {
+        var cursor = 0
+        var region: (lower: Int, upper: Int, fence: Fence?)?
+        for fence in knownFences ?? fences() {
+            if !inFence, start >= cursor, start < fence.outerStart { region = (cursor, fence.outerStart, nil) }
+            if inFence, start >= fence.contentStart, start < fence.contentEnd { region = (fence.contentStart, fence.contentEnd, fence) }
+            cursor = fence.outerEnd
+        }
+        if !inFence, start >= cursor { region = (cursor, bytes.count, nil) }
+        guard let region, region.upper > region.lower else { return nil }
+        let (low, high) = trimmed(region.lower, region.upper)
+        guard start >= low, start < high, parse.end <= high, bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[")
+        else { return nil }
+        let isWhole = region.fence != nil || (region.lower == 0 && region.upper == bytes.count)
+        return kept(value, parse, from: start, region: (low, high), isWhole: isWhole, fence: region.fence).map { [$0] }
     }
 
     /// Whether a value found inside prose is more than a footnote-like `[1]` or an empty `{}`.
@@ -155,8 +211,7 @@ struct CandidateFinder {
     }
 
     private func make(
-        _ value: JSONValue, _ parser: TolerantParser, _ start: Int, _ end: Int, region: (Int, Int),
-        fence: Fence?, covers: Bool
+        _ value: JSONValue, _ parse: Parse, _ start: Int, _ end: Int, region: (Int, Int), fence: Fence?, covers: Bool
     ) -> Candidate {
         var repairs: [Repair] = []
         if fence != nil { repairs.append(.strippedFence) }
@@ -167,9 +222,9 @@ struct CandidateFinder {
             prose = prose || firstText < start || lastText >= end
         }
         if prose { repairs.append(.strippedProse) }
-        repairs.append(contentsOf: parser.repairs)
+        repairs.append(contentsOf: parse.repairs)
         return Candidate(
-            value: value, repairs: repairs, truncated: parser.truncated, hasOrphans: parser.sawOrphans,
+            value: value, repairs: repairs, truncated: parse.truncated, hasOrphans: parse.sawOrphans,
             start: start, end: end, inFence: fence != nil, coversRegion: covers)
     }
 

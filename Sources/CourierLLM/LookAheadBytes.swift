@@ -14,10 +14,18 @@ protocol LookAheadBytes {
 }
 
 extension LookAheadBytes {
+    /// `atEnd(index)`, answered in line while `index` is before `end` (the common case in the
+    /// scanning loops below): the requirement is called only at the end of the bytes.
+    @inline(__always)
+    func isPast(_ index: Int) throws(Shortage) -> Bool {
+        if index < end { return false }
+        return try atEnd(index)
+    }
+
     /// Whether a curly quote (U+201C/D, U+2018/9) starts at `index` (`ByteClass.isSmartQuote(in:at:end:)`).
     func isSmartQuote(at index: Int) throws(Shortage) -> Bool {
         guard bytes[index] == 0xE2 else { return false }
-        if try atEnd(index + 2) { return false }
+        if try isPast(index + 2) { return false }
         guard bytes[index + 1] == 0x80 else { return false }
         let last = bytes[index + 2]
         return last == 0x9C || last == 0x9D || last == 0x98 || last == 0x99
@@ -36,14 +44,14 @@ extension LookAheadBytes {
 
     /// Whether a `//` or `/*` comment starts at `index`.
     func startsComment(at index: Int) throws(Shortage) -> Bool {
-        if try atEnd(index + 1) { return false }
+        if try isPast(index + 1) { return false }
         guard bytes[index] == UInt8(ascii: "/") else { return false }
         return bytes[index + 1] == UInt8(ascii: "/") || bytes[index + 1] == UInt8(ascii: "*")
     }
 
     private func skipSpaces(from index: Int) throws(Shortage) -> Int {
         var cursor = index
-        while cursor < index + 256, !(try atEnd(cursor)), ByteClass.isSpace(bytes[cursor]) { cursor += 1 }
+        while cursor < index + 256, !(try isPast(cursor)), ByteClass.isSpace(bytes[cursor]) { cursor += 1 }
         return cursor
     }
 
@@ -51,12 +59,12 @@ extension LookAheadBytes {
     func isClosing(after index: Int, _ context: TolerantParser.Context) throws(Shortage) -> Bool {
         var cursor = index
         var sawNewline = false
-        while cursor < index + 256, !(try atEnd(cursor)), ByteClass.isSpace(bytes[cursor]) {
+        while cursor < index + 256, !(try isPast(cursor)), ByteClass.isSpace(bytes[cursor]) {
             if bytes[cursor] == ByteClass.newline { sawNewline = true }
             cursor += 1
         }
         if cursor >= index + 256 { return true }
-        if try atEnd(cursor) { return true }
+        if try isPast(cursor) { return true }
         let next = bytes[cursor]
         switch context {
         case .topLevel:
@@ -91,7 +99,7 @@ extension LookAheadBytes {
     /// Whether an object member (or the end of the object) can start at `index`.
     private func startsMember(at index: Int) throws(Shortage) -> Bool {
         let cursor = try skipSpaces(from: index)
-        if try atEnd(cursor) { return true }
+        if try isPast(cursor) { return true }
         switch bytes[cursor] {
         case ByteClass.quote, ByteClass.apostrophe, UInt8(ascii: "}"), UInt8(ascii: "{"), UInt8(ascii: ","),
             UInt8(ascii: "]"), UInt8(ascii: "*"):
@@ -107,7 +115,7 @@ extension LookAheadBytes {
     /// Whether an array element (or the end of the array) can start at `index`.
     private func startsElement(at index: Int) throws(Shortage) -> Bool {
         let cursor = try skipSpaces(from: index)
-        if try atEnd(cursor) { return true }
+        if try isPast(cursor) { return true }
         let byte = bytes[cursor]
         switch byte {
         case ByteClass.quote, ByteClass.apostrophe, UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "]"),
@@ -125,20 +133,20 @@ extension LookAheadBytes {
     /// Whether an unquoted key followed by `:` starts at `index`.
     func looksLikeKey(at index: Int) throws(Shortage) -> Bool {
         var cursor = index
-        while cursor < index + 64, !(try atEnd(cursor)), ByteClass.isWordByte(bytes[cursor]), !(try isSmartQuote(at: cursor)) {
+        while cursor < index + 64, !(try isPast(cursor)), ByteClass.isWordByte(bytes[cursor]), !(try isSmartQuote(at: cursor)) {
             cursor += 1
         }
         guard cursor > index else { return false }
         cursor = try skipSpaces(from: cursor)
-        return !(try atEnd(cursor)) && bytes[cursor] == UInt8(ascii: ":")
+        return !(try isPast(cursor)) && bytes[cursor] == UInt8(ascii: ":")
     }
 
     /// Whether a known literal word (`TolerantParser.literals`) starts at `index` and ends there.
     private func literalWord(at index: Int) throws(Shortage) -> Bool {
         var cursor = index
-        while !(try atEnd(cursor)), ByteClass.isASCIILetter(bytes[cursor]), cursor - index < 16 { cursor += 1 }
+        while !(try isPast(cursor)), ByteClass.isASCIILetter(bytes[cursor]), cursor - index < 16 { cursor += 1 }
         guard cursor > index else { return false }
-        if !(try atEnd(cursor)), ByteClass.isWordByte(bytes[cursor]) { return false }
+        if !(try isPast(cursor)), ByteClass.isWordByte(bytes[cursor]) { return false }
         return TolerantParser.literals[String(decoding: bytes[index..<cursor], as: UTF8.self)] != nil
     }
 
@@ -146,10 +154,10 @@ extension LookAheadBytes {
     /// `requireLink`) a short bracketed note such as `[1]` or `[출처]`.
     func citationEnd(from start: Int, requireLink: Bool) throws(Shortage) -> Int? {
         if bytes[start] == 0xE3 {
-            if try atEnd(start + 2) { return nil }
+            if try isPast(start + 2) { return nil }
             guard bytes[start + 1] == 0x80, bytes[start + 2] == 0x90 else { return nil }
             var cursor = start + 3
-            while !(try atEnd(cursor + 2)), cursor - start < 200 {
+            while !(try isPast(cursor + 2)), cursor - start < 200 {
                 if bytes[cursor] == ByteClass.newline { return nil }
                 if bytes[cursor] == 0xE3, bytes[cursor + 1] == 0x80, bytes[cursor + 2] == 0x91 { return cursor + 3 }
                 cursor += 1
@@ -157,7 +165,7 @@ extension LookAheadBytes {
             return nil
         }
         guard let close = try bracketEnd(from: start) else { return nil }
-        if !(try atEnd(close + 1)), bytes[close + 1] == UInt8(ascii: "("), let linkEnd = try linkEnd(from: close + 1) { return linkEnd }
+        if !(try isPast(close + 1)), bytes[close + 1] == UInt8(ascii: "("), let linkEnd = try linkEnd(from: close + 1) { return linkEnd }
         if requireLink || close - start > 40 { return nil }
         for index in (start + 1)..<close where bytes[index] == UInt8(ascii: ",") {
             return nil
@@ -169,7 +177,7 @@ extension LookAheadBytes {
     func bracketEnd(from start: Int) throws(Shortage) -> Int? {
         var depth = 0
         var cursor = start
-        while !(try atEnd(cursor)), cursor - start < 300 {
+        while !(try isPast(cursor)), cursor - start < 300 {
             let byte = bytes[cursor]
             switch byte {
             case ByteClass.backslash:
@@ -190,7 +198,7 @@ extension LookAheadBytes {
     /// The index after the `)` closing a link target that starts with `(` at `start`.
     func linkEnd(from start: Int) throws(Shortage) -> Int? {
         var cursor = start + 1
-        while !(try atEnd(cursor)), cursor - start < 2048 {
+        while !(try isPast(cursor)), cursor - start < 2048 {
             let byte = bytes[cursor]
             if byte == UInt8(ascii: ")") { return cursor > start + 1 ? cursor + 1 : nil }
             if byte <= 0x20 || byte == ByteClass.quote { return nil }
@@ -202,7 +210,7 @@ extension LookAheadBytes {
     /// The end of a short parenthesised note such as `(출처: 연합뉴스)` on one line.
     func parenthesisEnd(from start: Int) throws(Shortage) -> Int? {
         var cursor = start + 1
-        while !(try atEnd(cursor)), cursor - start < 200 {
+        while !(try isPast(cursor)), cursor - start < 200 {
             switch bytes[cursor] {
             case UInt8(ascii: ")"): return cursor + 1
             case ByteClass.newline, ByteClass.quote, UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"):

@@ -21,9 +21,9 @@ struct TolerantParser {
     let bytes: [UInt8]
     let end: Int
     var pos: Int
-    private(set) var repairs: [Repair] = []
-    private var seen: Set<Repair> = []
-    private var seenFlags: UInt64 = 0
+    private var recorder = RepairRecorder()
+    /// The repairs applied so far, each kind once, in the order first applied.
+    var repairs: [Repair] { recorder.repairs }
     var truncated = false
     /// Where the first container nested past ``maxDepth`` begins, if one was met. The parse
     /// gives up there; a scan resumes from it (see ``CandidateFinder``), not from inside the
@@ -41,13 +41,7 @@ struct TolerantParser {
     }
 
     mutating func note(_ repair: Repair) {
-        if let bit = repair.flag {
-            guard seenFlags & bit == 0 else { return }
-            seenFlags |= bit
-            repairs.append(repair)
-        } else if seen.insert(repair).inserted {
-            repairs.append(repair)
-        }
+        recorder.note(repair)
     }
 
     mutating func noteTruncated() {

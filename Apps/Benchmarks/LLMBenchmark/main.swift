@@ -5,7 +5,8 @@ import Foundation
 // messy-input throughput and linearity. Run from the repository root:
 //   swift run -c release LLMBenchmark [--corpus FILE] [--out DIR]
 // `--streaming` runs only the PartialJSONDecoder rows (100 KB and 1 MB answers);
-// `--streaming-restarts [--corpus FILE]` counts its restarts over the corpus.
+// `--streaming-restarts [--corpus FILE]` counts its restarts over the corpus; `--streaming-phases`
+// splits a streaming run's time into its feeds and its finish().
 // With --out it writes results.json and messy-1mb.txt there (used by Benchmarks/llm-benchmark.sh).
 
 struct Article: Codable {
@@ -207,6 +208,39 @@ if CommandLine.arguments.contains("--streaming-restarts") {
         }
     }
     print("partial restarts over \(entries.count) corpus answers (1-byte chunks): \(plain) without schema, \(guided) with")
+    exit(0)
+}
+
+if CommandLine.arguments.contains("--streaming-phases") {
+    // Where a streaming run's time goes: the feeds (with the snapshot kept after each chunk),
+    // then finish() and its JSON, beside one whole parse; best of 9 runs each, 100 KB.
+    let text = messyAnswer(bytes: 100_000)
+    let answer = Array(text.utf8)
+    let whole = measure(runs: 9) { _ = try? LLMAnswerDecoder().extract(fromAnswer: text) }
+    for size in [1, 16] {
+        var feeds = Double.infinity
+        var finish = Double.infinity
+        for _ in 0..<9 {
+            var decoder = PartialJSONDecoder()
+            var latest: JSONSnapshot?
+            let start = DispatchTime.now().uptimeNanoseconds
+            var index = 0
+            while index < answer.count {
+                if let update = decoder.feed(answer[index..<min(answer.count, index + size)]) { latest = update.snapshot }
+                index += size
+            }
+            let fed = DispatchTime.now().uptimeNanoseconds
+            _ = try? decoder.finish().snapshot.json
+            let end = DispatchTime.now().uptimeNanoseconds
+            feeds = min(feeds, Double(fed - start) / 1e6)
+            finish = min(finish, Double(end - fed) / 1e6)
+            _ = latest
+        }
+        print(
+            String(
+                format: "%2d-byte chunks: feeds %.2f ms, finish + json %.2f ms; whole parse %.2f ms", size, feeds, finish,
+                whole * 1e3))
+    }
     exit(0)
 }
 

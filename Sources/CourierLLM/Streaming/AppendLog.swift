@@ -8,10 +8,18 @@
 struct AppendLog<Element> {
     /// Fixed-capacity storage; replaced by a larger copy when full, the old one staying intact
     /// for the snapshots that hold it.
+    ///
+    /// When the writer grows, the larger storage takes the elements over bit for bit (no copy
+    /// of each element, no retain): the larger one owns them from then on, and the old one,
+    /// which still holds the same bits for its readers, keeps them alive by keeping its
+    /// `successor`. So an old snapshot keeps the storages after it alive too.
     final class Storage {
         let base: UnsafeMutablePointer<Element>
         let capacity: Int
         var initialized = 0
+        /// The elements below this index belong to `successor` (moved there bit for bit).
+        var ownedFrom = 0
+        var successor: Storage?
 
         init(capacity: Int) {
             self.capacity = capacity
@@ -19,7 +27,7 @@ struct AppendLog<Element> {
         }
 
         deinit {
-            base.deinitialize(count: initialized)
+            (base + ownedFrom).deinitialize(count: initialized - ownedFrom)
             base.deallocate()
         }
     }
@@ -56,7 +64,15 @@ struct AppendLog<Element> {
 
     private mutating func moveStorage(minimum: Int) {
         let larger = Storage(capacity: Swift.max(minimum, storage.capacity * 2))
-        larger.base.initialize(from: storage.base, count: count)
+        if isKnownUniquelyReferenced(&token), storage.ownedFrom == 0, storage.initialized == count {
+            // Grown by its only writer: the elements move over bit for bit (see `Storage`).
+            UnsafeMutableRawPointer(larger.base).copyMemory(from: storage.base, byteCount: count * MemoryLayout<Element>.stride)
+            storage.ownedFrom = count
+            storage.successor = larger
+        } else {
+            // A copied writer: the other copy goes on writing to the old storage; copies.
+            larger.base.initialize(from: storage.base, count: count)
+        }
         larger.initialized = count
         storage = larger
         token = WriterToken()
@@ -64,7 +80,7 @@ struct AppendLog<Element> {
 }
 
 // Readers only read `base`, `capacity` (constants) and elements below a count they saw, which
-// never change once written; `initialized` is read only in `deinit`.
+// never change once written; `initialized`, `ownedFrom` and `successor` are read only in `deinit`.
 extension AppendLog.Storage: @unchecked Sendable where Element: Sendable {}  // unchecked: elements are immutable once written (above)
 
 extension AppendLog: Sendable where Element: Sendable {}

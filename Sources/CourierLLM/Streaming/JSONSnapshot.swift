@@ -117,5 +117,24 @@ public struct PartialJSONUpdate: Sendable {
     /// The value does not extend the previous one: later text changed which JSON wins.
     public let isRestart: Bool
     /// The repairs, in the final update only (from the whole-answer decoder).
-    public let report: RepairReport?
+    public var report: RepairReport? { finalReport?.report }
+
+    /// The report, boxed: an update without one (all but the last) is then dropped by releasing
+    /// a nil reference, not by destroying an optional report through its value witnesses, which
+    /// cost more than the rest of a one-byte feed's update.
+    private let finalReport: ReportBox?
+
+    private final class ReportBox: Sendable {
+        let report: RepairReport
+
+        init(_ report: RepairReport) {
+            self.report = report
+        }
+    }
+
+    init(snapshot: JSONSnapshot, isRestart: Bool, report: RepairReport?) {
+        self.snapshot = snapshot
+        self.isRestart = isRestart
+        self.finalReport = report.map(ReportBox.init)
+    }
 }

@@ -14,7 +14,9 @@ import Foundation
 /// The work is linear in the answer's bytes, however it is chunked: the parse state of every
 /// completed value is kept, only the new bytes are read, and a snapshot costs constant time (a
 /// mark in an append-only record of the value, shared by all snapshots and built into a value
-/// only when read). The whole-answer decoder runs once, in ``finish()``.
+/// only when read). The whole-answer decoder runs once, in ``finish()``, and does not parse the
+/// answer again when it held a single JSON value, already parsed as that decoder parses it
+/// (with the same repairs): then it only ranks it.
 ///
 /// ```swift
 /// var decoder = PartialJSONDecoder()
@@ -39,6 +41,11 @@ public struct PartialJSONDecoder: Sendable {
     private var shownChange = -1
     private var best: Rank?
     private var finished = false
+    /// How many candidates were begun (a `{` or `[` handed to a parser in a region).
+    private var candidatesBegun = 0
+    /// The first candidate that was parsed to its end as ``TolerantParser`` parses it (not
+    /// diverged): with no other candidate begun, `finish()` needs no second parse.
+    private var firstParsed: (value: JSONValue, parse: CandidateFinder.Parse, start: Int, inFence: Bool)?
 
     /// The candidate being parsed, when `hasActive`. Stored inline, not as an optional, so
     /// that a snapshot reads its parser in place and a step advances it in place: a copy of the
@@ -94,8 +101,15 @@ public struct PartialJSONDecoder: Sendable {
     @usableFromInline
     mutating func feed(buffer chunk: UnsafeBufferPointer<UInt8>) -> PartialJSONUpdate? {
         precondition(!finished, "feed after finish")
+        return chunk.count == 1 ? feed(byte: chunk[0]) : feed(chunk: chunk)
+    }
+
+    /// Adds a chunk of more than one byte (a function of its own: a one-byte feed does not pay
+    /// for setting up its frame).
+    @inline(never)
+    private mutating func feed(chunk: UnsafeBufferPointer<UInt8>) -> PartialJSONUpdate? {
         let oldCount = bytes.count
-        if chunk.count == 1 { bytes.append(chunk[0]) } else { bytes.append(contentsOf: chunk) }
+        bytes.append(contentsOf: chunk)
         // The common small chunks: more of the string being read, with nothing in it that ends
         // the string or the region, appended where `pump` would append it; or bytes the parser
         // is not ready to read (it waits for look-ahead), which `pump` would only scan for a
@@ -104,7 +118,23 @@ public struct PartialJSONDecoder: Sendable {
             active.parser.isWaiting(until: bytes.count) || active.parser.extendString(chunk, end: bytes.count)
         {
             tracker.skipPlain(to: bytes.count)
-            return update(restart: false, changed: false)
+            return grownUpdate()
+        }
+        return pump(final: false)
+    }
+
+    /// Adds a one-byte chunk: the same as a chunk of any size, with the common cases (a byte
+    /// of the string being read, a byte the parser waits for, whitespace between tokens) taken
+    /// in line.
+    private mutating func feed(byte: UInt8) -> PartialJSONUpdate? {
+        let end = bytes.count + 1
+        bytes.append(byte)
+        if hasActive, active.isShown, tracker.isPlain(byte, at: end - 1),
+            active.parser.isWaiting(until: end) || active.parser.extendString(byte, end: end)
+                || active.parser.skipSpace(byte, end: end)
+        {
+            tracker.skipPlain(to: end)
+            return grownUpdate()
         }
         return pump(final: false)
     }
@@ -131,10 +161,24 @@ public struct PartialJSONDecoder: Sendable {
     public mutating func finish() throws(LLMDecodingError) -> PartialJSONUpdate {
         _ = pump(final: true)
         finished = true
-        let answer = String(decoding: bytes, as: UTF8.self)
-        let result = AnswerExtractor(shape: shape).run(answer)
+        // The whole decoder reads the bytes of the answer as a `String`: the same bytes when they
+        // are well-formed UTF-8 (checked without making the `String`), with the fences the
+        // tracker found in them; else repaired, and its fences found afresh.
+        var fences: [CandidateFinder.Fence]? = tracker.fences(count: bytes.count)
+        if !UTF8Validator.isValid(bytes) {
+            bytes = Array(String(decoding: bytes, as: UTF8.self).utf8)
+            fences = nil
+        }
+        let extractor = AnswerExtractor(shape: shape)
+        let result: AnswerExtractor.Result
+        if let known = knownCandidates(fences) {
+            result = extractor.run(bytes: bytes, candidates: known)
+            assert(Self.same(result, extractor.run(bytes: bytes, fences: fences)), "the candidate parsed differs from the whole decoder's")
+        } else {
+            result = extractor.run(bytes: bytes, fences: fences)
+        }
         guard let winner = result.interpretations.first, winner.score > 0 else {
-            _ = try LLMAnswerDecoder(schema: schema).extract(fromAnswer: answer)
+            _ = try LLMAnswerDecoder(schema: schema).extract(fromAnswer: String(decoding: bytes, as: UTF8.self))
             throw .noJSON(modelText: result.modelText)
         }
         let final = JSONSnapshot(node: .complete(winner.value))
@@ -143,6 +187,25 @@ public struct PartialJSONDecoder: Sendable {
         shown = .fixed(final)
         hasActive = false
         return PartialJSONUpdate(snapshot: final, isRestart: restart, report: winner.report)
+    }
+
+    /// The candidates the whole decoder finds, without parsing them again, when they are known:
+    /// a single candidate was begun in the whole answer and parsed as ``TolerantParser`` parses
+    /// it (then the whole decoder's scan begins the same single parse, with the same result),
+    /// in the same bytes (`fences` not nil), scalars not allowed. Nil otherwise.
+    private func knownCandidates(_ fences: [CandidateFinder.Fence]?) -> [CourierLLM.Candidate]? {
+        guard let fences, shape?.isScalar != true, candidatesBegun == 1, let parsed = firstParsed else { return nil }
+        return CandidateFinder(bytes: bytes, fences: fences).onlyCandidate(
+            parsed.value, parsed.parse, start: parsed.start, inFence: parsed.inFence)
+    }
+
+    /// Whether two extractions give the same answer: the best value's JSON and its report.
+    private static func same(_ lhs: AnswerExtractor.Result, _ rhs: AnswerExtractor.Result) -> Bool {
+        guard let left = lhs.interpretations.first, let right = rhs.interpretations.first else {
+            return lhs.interpretations.isEmpty && rhs.interpretations.isEmpty
+        }
+        return left.score == right.score && left.report == right.report
+            && left.value.compactText(capacity: left.size + 64) == right.value.compactText(capacity: right.size + 64)
     }
 
     // MARK: Driving
@@ -163,6 +226,17 @@ public struct PartialJSONDecoder: Sendable {
             tracker.nextRegion()
         }
         return update(restart: restart, changed: changed)
+    }
+
+    /// `update(restart: false, changed: false)` in line, for the chunks read in line: the active
+    /// candidate's value when it grew, else nil.
+    @inline(__always)
+    private mutating func grownUpdate() -> PartialJSONUpdate? {
+        guard case .active = shown, hasActive else { return nil }
+        let count = active.parser.log.changeCount
+        guard count != shownChange else { return nil }
+        shownChange = count
+        return active.parser.snapshot().map { PartialJSONUpdate(snapshot: $0, isRestart: false, report: nil) }
     }
 
     /// The update for what the caller has seen, or nil when it did not change.
@@ -187,6 +261,7 @@ public struct PartialJSONDecoder: Sendable {
                 guard scanPos < window.end else { return }
                 active = Candidate(parser: StreamingParser(start: scanPos), inFence: tracker.kind == .fence, isShown: false)
                 hasActive = true
+                candidatesBegun += 1
             }
             active.parser.advance(window)
             if let shrank = active.parser.takeShrank(), active.isShown {
@@ -200,7 +275,14 @@ public struct PartialJSONDecoder: Sendable {
                 hasActive = false
                 let parser = candidate.parser
                 scanPos = max(parser.pos, parser.start + 1, parser.tooDeepAt ?? 0)
-                if case .done(let value) = parser.phase { complete(value, candidate, window, &restart, &changed) }
+                if case .done(let value) = parser.phase {
+                    if candidatesBegun == 1, !parser.diverged {
+                        let parse = CandidateFinder.Parse(
+                            end: parser.pos, repairs: parser.recorder.repairs, truncated: parser.truncated, sawOrphans: false)
+                        firstParsed = (value, parse, parser.start, candidate.inFence)
+                    }
+                    complete(value, candidate, window, &restart, &changed)
+                }
                 if candidate.isShown, parser.isFailed, case .active = shown { shown = .none }
                 continue
             }

@@ -12,6 +12,8 @@ struct RegionTracker {
     private(set) var regionStart = 0
     private var cursor = 0
     private var openAt = 0
+    /// The fences closed so far, as `CandidateFinder.fences()` finds them in the whole text.
+    private var closed: [CandidateFinder.Fence] = []
 
     /// The current region's bytes known so far: up to `end`, and whether that is its true end.
     struct Extent {
@@ -35,9 +37,12 @@ struct RegionTracker {
             cursor = regionStart
         }
         let opening = kind == .prose
+        let tick = UInt8(ascii: "`")
         while cursor + 2 < bytes.count {
-            let tick = UInt8(ascii: "`")
-            if bytes[cursor] == tick, bytes[cursor + 1] == tick, bytes[cursor + 2] == tick {
+            // Straight to the next backtick that could begin a triple one.
+            cursor = Self.firstTick(bytes, from: cursor, to: bytes.count - 2)
+            guard cursor + 2 < bytes.count else { break }
+            if bytes[cursor + 1] == tick, bytes[cursor + 2] == tick {
                 if !opening || Self.startsLine(bytes, cursor) { return Extent(end: cursor, isFinal: true, isBoundary: true) }
                 cursor += 3
                 continue
@@ -55,7 +60,25 @@ struct RegionTracker {
     /// stands for ``scan(_:final:)``, which would only move past it).
     func isPlain(_ chunk: UnsafeBufferPointer<UInt8>, at count: Int) -> Bool {
         guard kind != .header, cursor + 2 >= count else { return false }
-        return !chunk.contains(UInt8(ascii: "`"))
+        if chunk.count == 1 { return chunk[0] != UInt8(ascii: "`") }
+        guard let base = chunk.baseAddress else { return true }
+        return memchr(base, Int32(UInt8(ascii: "`")), chunk.count) == nil
+    }
+
+    /// The index of the first backtick in `bytes[start..<end]`, or `end` (`memchr`).
+    private static func firstTick(_ bytes: [UInt8], from start: Int, to end: Int) -> Int {
+        guard start < end else { return end }
+        return bytes.withUnsafeBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            guard let found = memchr(base + start, Int32(UInt8(ascii: "`")), end - start) else { return end }
+            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
+    }
+
+    /// ``isPlain(_:at:)`` for a chunk of one byte.
+    @inline(__always)
+    func isPlain(_ byte: UInt8, at count: Int) -> Bool {
+        kind != .header && cursor + 2 >= count && byte != UInt8(ascii: "`")
     }
 
     /// Moves past a chunk that ``isPlain(_:at:)`` accepted, now the bytes end at `count`.
@@ -70,10 +93,19 @@ struct RegionTracker {
             openAt = cursor
             kind = .header
         case .fence, .header:
+            closed.append(
+                CandidateFinder.Fence(outerStart: openAt, contentStart: regionStart, contentEnd: cursor, outerEnd: cursor + 3))
             regionStart = cursor + 3
             cursor = regionStart
             kind = .prose
         }
+    }
+
+    /// The fences of the whole text, as `CandidateFinder.fences()` finds them, once ``scan(_:final:)``
+    /// has seen all of its `count` bytes (`final`): a fence still open runs to the end.
+    func fences(count: Int) -> [CandidateFinder.Fence] {
+        guard kind == .fence else { return closed }
+        return closed + [CandidateFinder.Fence(outerStart: openAt, contentStart: regionStart, contentEnd: count, outerEnd: count)]
     }
 
     private static func startsLine(_ bytes: [UInt8], _ index: Int) -> Bool {

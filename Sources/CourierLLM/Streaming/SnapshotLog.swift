@@ -63,6 +63,13 @@ struct SnapshotLog {
         if events.storage !== generation.events { generation = Generation(events: events.storage, text: text.storage) }
     }
 
+    /// ``logText(_:)`` for one byte.
+    @inline(__always)
+    mutating func logText(_ byte: UInt8) {
+        text.append(byte)
+        if text.storage !== generation.text { generation = Generation(events: events.storage, text: text.storage) }
+    }
+
     mutating func logText(_ bytes: UnsafeBufferPointer<UInt8>) {
         text.append(contentsOf: bytes)
         if text.storage !== generation.text { generation = Generation(events: events.storage, text: text.storage) }

@@ -106,6 +106,8 @@ extension SnapshotNode {
         switch (lhs, rhs) {
         case (.object(let left), .object(let right)):
             guard left.count == right.count else { return false }
+            // The same storage (a value compared with itself: the final value is the one shown).
+            if sameStorage(left, right) { return true }
             for (a, b) in zip(left, right) {
                 guard a.isOrphanGroup == b.isOrphanGroup, sameUTF8(a.key, b.key), sameBytes(a.value, b.value) else {
                     return false
@@ -113,7 +115,8 @@ extension SnapshotNode {
             }
             return true
         case (.array(let left), .array(let right)):
-            return left.count == right.count && zip(left, right).allSatisfy { sameBytes($0, $1) }
+            guard left.count == right.count else { return false }
+            return sameStorage(left, right) || zip(left, right).allSatisfy { sameBytes($0, $1) }
         case (.string(let left), .string(let right)), (.number(let left), .number(let right)):
             return sameUTF8(left, right)
         case (.bool(let left), .bool(let right)):
@@ -125,10 +128,23 @@ extension SnapshotNode {
         }
     }
 
+    /// Whether two arrays of the same count share their storage (then their elements are the same).
+    private static func sameStorage<Element>(_ lhs: [Element], _ rhs: [Element]) -> Bool {
+        lhs.withUnsafeBufferPointer { left in rhs.withUnsafeBufferPointer { right in left.baseAddress == right.baseAddress } }
+    }
+
     /// Whether two strings have the same UTF-8 bytes: compared in place (`memcmp`), not byte
     /// by byte through the UTF-8 view.
     private static func sameUTF8(_ lhs: String, _ rhs: String) -> Bool {
         guard lhs.utf8.count == rhs.utf8.count else { return false }
+        // Native strings lend their bytes without a copy of the string (which costs a retain).
+        let inPlace = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
+                guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else { return true }
+                return memcmp(leftBase, rightBase, left.count) == 0
+            }
+        }
+        if let inPlace, let same = inPlace { return same }
         var lhs = lhs
         var rhs = rhs
         return lhs.withUTF8 { left in

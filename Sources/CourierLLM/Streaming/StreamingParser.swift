@@ -19,6 +19,8 @@ struct StreamingParser {
         var members: [JSONMember] = []
         var elements: [JSONValue] = []
         var expecting = true
+        /// A comma came since the last item (mirrors `sawComma` of `TolerantParser`'s loops).
+        var sawComma = false
         /// The key of the member whose value is being read.
         var key: String?
         /// Where the member or element being read began (the parse falls back there on failure).
@@ -61,6 +63,14 @@ struct StreamingParser {
     private var shrank: JSONSnapshot?
     /// A step that waited for look-ahead is retried once the bytes reach this index.
     private var retryAt = 0
+    /// The repairs ``TolerantParser`` records for the same text, noted at the same decisions
+    /// (while not `diverged`).
+    private(set) var recorder = RepairRecorder()
+    /// Whether the text ended inside the value (``TolerantParser/truncated``).
+    private(set) var truncated = false
+    /// A failure, orphan or too-deep container was met: the value, where the parse stops and
+    /// the repairs may differ from ``TolerantParser``'s, which falls back differently there.
+    private(set) var diverged = false
 
     init(start: Int) {
         self.start = start
@@ -122,6 +132,35 @@ struct StreamingParser {
         return true
     }
 
+    /// ``extendString(_:end:)`` for a chunk of one byte.
+    @inline(__always)
+    mutating func extendString(_ byte: UInt8, end: Int) -> Bool {
+        guard case .string(let kind, let context) = phase, pos + 1 == end, end >= retryAt, kind.isPlain(byte) else { return false }
+        if isVisible(context) { log.logText(byte) } else { text.append(byte) }
+        pos = end
+        retryAt = end + 1
+        return true
+    }
+
+    /// Reads `byte`, received at `end - 1` right after all the bytes read so far, when it is
+    /// whitespace between tokens: what ``advance(_:)`` would do with it (every step but a
+    /// string's begins by skipping trivia, which reads it and then waits for the next byte),
+    /// without the window. Returns false, changing nothing, when it does not apply.
+    @inline(__always)
+    mutating func skipSpace(_ byte: UInt8, end: Int) -> Bool {
+        guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09, pos + 1 == end, end >= retryAt,
+            case .none = trivia
+        else { return false }
+        switch phase {
+        case .value, .loop, .afterKey, .afterValue: break
+        case .string, .done, .failed: return false
+        }
+        pos = end
+        // As `advance(_:)` sets it when a step waits right after reading the byte.
+        retryAt = end + 1
+        return true
+    }
+
     private mutating func step(_ window: StreamWindow) throws(NeedMore) {
         switch phase {
         case .value(let context, let allowBare): try readValue(context, allowBare: allowBare, window)
@@ -138,6 +177,7 @@ struct StreamingParser {
     private mutating func readValue(_ context: Context, allowBare: Bool, _ window: StreamWindow) throws(NeedMore) {
         try skipTrivia(window)
         if try window.atEnd(pos) {
+            noteTruncated()
             missing()
             return
         }
@@ -148,6 +188,7 @@ struct StreamingParser {
             push(isObject: true)
         case UInt8(ascii: "["):
             if context != .topLevel, let (url, after) = try window.markdownLink(at: pos) {
+                recorder.note(.convertedMarkdownLink)
                 pos = after
                 deliver(.string(url))
             } else {
@@ -155,8 +196,9 @@ struct StreamingParser {
             }
         case ByteClass.quote, ByteClass.apostrophe, 0xE2:
             if let (kind, length) = try window.quoteKind(at: pos) {
+                if kind != .double { recorder.note(.convertedQuotes) }
                 pos += length
-                text.removeAll(keepingCapacity: true)
+                clearText()
                 phase = .string(kind, context)
                 if isVisible(context) {
                     stringStart = log.text.count
@@ -191,6 +233,8 @@ struct StreamingParser {
         }
         var parser = TolerantParser(bytes: window.bytes, start: pos, end: window.end)
         let parsed = parser.parseValue(context, depth: stack.count, allowBare: allowBare)
+        recorder.note(contentsOf: parser.repairs)
+        if parser.truncated { truncated = true }
         pos = parser.pos
         switch parsed {
         case .value(let value)?: deliver(value)
@@ -215,11 +259,19 @@ struct StreamingParser {
                 }
                 // `\u` with a surrogate pair reads 12 bytes, `\U` 10: wait for them (or the end).
                 let letter = bytes[pos + 1]
+                if let simple = Self.simpleEscape(letter) {
+                    // What `TolerantParser.appendEscape(_:)` appends and notes, without a parser.
+                    if letter == ByteClass.apostrophe, kind == .double { recorder.note(.fixedInvalidEscape) }
+                    withUnsafePointer(to: simple) { appendText(UnsafeBufferPointer(start: $0, count: 1), visible) }
+                    pos += 2
+                    continue
+                }
                 if letter == UInt8(ascii: "u") || letter == UInt8(ascii: "x") || letter == UInt8(ascii: "U") {
                     _ = try window.atEnd(pos + 11)
                 }
                 var parser = TolerantParser(bytes: bytes, start: pos, end: window.end)
                 parser.appendEscape(kind)
+                recorder.note(contentsOf: parser.repairs)
                 appendText(parser.scratch, parser.scratch.indices, visible)
                 pos = parser.pos
                 continue
@@ -228,7 +280,7 @@ struct StreamingParser {
                 if try window.isClosing(after: pos + closeLength, context) {
                     pos += closeLength
                     let value = visible ? log.string(from: stringStart) : String(decoding: text, as: UTF8.self)
-                    text.removeAll(keepingCapacity: true)
+                    clearText()
                     if context == .objectKey {
                         setKey(value)
                         phase = .afterKey
@@ -237,16 +289,19 @@ struct StreamingParser {
                     }
                     return
                 }
+                recorder.note(.escapedInnerQuote)
                 appendText(bytes, pos..<(pos + closeLength), visible)
                 pos += closeLength
                 continue
             }
+            if byte < 0x20 { recorder.note(.escapedControlCharacter) }
             appendText(bytes, pos..<(pos + 1), visible)
             pos += 1
         }
         // The region ended inside the string (`atEnd` only answers true once it is final).
+        noteTruncated()
         let value = visible ? log.string(from: stringStart) : String(decoding: text, as: UTF8.self)
-        text.removeAll(keepingCapacity: true)
+        clearText()
         if context == .objectKey {
             missing()
         } else {
@@ -259,6 +314,7 @@ struct StreamingParser {
     private mutating func readObjectItem(_ window: StreamWindow) throws(NeedMore) {
         try skipTrivia(window)
         if try window.atEnd(pos) {
+            noteTruncated()
             close()
             return
         }
@@ -266,23 +322,30 @@ struct StreamingParser {
         let top = stack.count - 1
         switch bytes[pos] {
         case UInt8(ascii: "}"):
+            if stack[top].sawComma { recorder.note(.removedTrailingComma) }
             pos += 1
             close()
         case UInt8(ascii: "]"):
+            recorder.note(.fixedMismatchedBracket)
             if arrayDepth == 0 { pos += 1 }
             close()
         case UInt8(ascii: ","):
+            if stack[top].expecting { recorder.note(.removedDoubledComma) }
             stack[top].expecting = true
+            stack[top].sawComma = true
             pos += 1
         case UInt8(ascii: "{"), UInt8(ascii: "["):
+            diverged = true
             stack[top].itemStart = pos
             stack[top].childIsOrphan = true
             phase = .value(.arrayElement, allowBare: false)
         default:
+            if !stack[top].expecting { recorder.note(.insertedMissingComma) }
             stack[top].itemStart = pos
             if let (kind, length) = try window.quoteKind(at: pos) {
+                if kind != .double { recorder.note(.convertedQuotes) }
                 pos += length
-                text.removeAll(keepingCapacity: true)
+                clearText()
                 phase = .string(kind, .objectKey)
                 return
             }
@@ -294,7 +357,9 @@ struct StreamingParser {
                 ByteClass.isWordByte(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
             }
             var parser = TolerantParser(bytes: bytes, start: pos, end: window.end)
-            guard case .value(.string(let key))? = parser.parseKey() else {
+            let parsed = parser.parseKey()
+            recorder.note(contentsOf: parser.repairs)
+            guard case .value(.string(let key))? = parsed else {
                 closeOrFail()
                 return
             }
@@ -307,6 +372,7 @@ struct StreamingParser {
     private mutating func readAfterKey(_ window: StreamWindow) throws(NeedMore) {
         try skipTrivia(window)
         if try window.atEnd(pos) {
+            noteTruncated()
             setKey(nil)
             close()
             return
@@ -316,6 +382,7 @@ struct StreamingParser {
             pos += 1
             phase = .value(.objectValue, allowBare: true)
         } else if try window.startsValue(at: pos) {
+            recorder.note(.insertedMissingColon)
             phase = .value(.objectValue, allowBare: false)
         } else {
             setKey(nil)
@@ -326,21 +393,27 @@ struct StreamingParser {
     private mutating func readArrayItem(_ window: StreamWindow) throws(NeedMore) {
         try skipTrivia(window)
         if try window.atEnd(pos) {
+            noteTruncated()
             close()
             return
         }
         let top = stack.count - 1
         switch window.bytes[pos] {
         case UInt8(ascii: "]"):
+            if stack[top].sawComma { recorder.note(.removedTrailingComma) }
             pos += 1
             close()
         case UInt8(ascii: "}"):
+            recorder.note(.fixedMismatchedBracket)
             if objectDepth == 0 { pos += 1 }
             close()
         case UInt8(ascii: ","):
+            if stack[top].expecting { recorder.note(.removedDoubledComma) }
             stack[top].expecting = true
+            stack[top].sawComma = true
             pos += 1
         default:
+            if !stack[top].expecting { recorder.note(.insertedMissingComma) }
             stack[top].itemStart = pos
             phase = .value(.arrayElement, allowBare: false)
         }
@@ -353,8 +426,10 @@ struct StreamingParser {
             if try window.atEnd(pos) { break }
             let byte = window.bytes[pos]
             if byte == UInt8(ascii: "[") || byte == 0xE3, let next = try window.citationEnd(from: pos, requireLink: !inObject) {
+                recorder.note(.removedCitation)
                 pos = next
             } else if byte == UInt8(ascii: "("), let next = try window.parenthesisEnd(from: pos) {
+                recorder.note(.removedCitation)
                 pos = next
             } else {
                 break
@@ -401,6 +476,7 @@ struct StreamingParser {
                 pos += 1
             case UInt8(ascii: "/"):
                 guard try window.startsComment(at: pos) else { return }
+                recorder.note(.removedComment)
                 if bytes[pos + 1] == UInt8(ascii: "/") {
                     trivia = .lineComment
                 } else {
@@ -408,8 +484,10 @@ struct StreamingParser {
                     trivia = .blockComment
                 }
             case UInt8(ascii: "*"):
+                recorder.note(.removedMarkdown)
                 pos += 1
             case UInt8(ascii: "#"):
+                recorder.note(.removedComment)
                 trivia = .lineComment
             case 0xC2, 0xEF, 0xE2:
                 let length = byte == 0xC2 ? 2 : 3
@@ -427,12 +505,44 @@ struct StreamingParser {
 
     // MARK: Stack
 
+    /// The text ended inside the value (mirrors `TolerantParser.noteTruncated()`).
+    private mutating func noteTruncated() {
+        truncated = true
+        recorder.note(.closedTruncated)
+    }
+
     /// Sets the key of the member the innermost object is reading.
     private mutating func setKey(_ key: String?) {
         let top = stack.count - 1
         guard stack[top].key != key else { return }
         stack[top].key = key
         if !stack[top].hidden { log.log(.key(key)) }
+    }
+
+    /// The byte a one-letter escape (`\"`, `\\`, `\/`, `\'`, `\n`, `\t`, `\r`, `\b`, `\f`) stands for, as
+    /// `TolerantParser.appendEscape(_:)` decodes it; nil for the others.
+    @inline(__always)
+    private static func simpleEscape(_ letter: UInt8) -> UInt8? {
+        switch letter {
+        case ByteClass.quote, ByteClass.backslash, UInt8(ascii: "/"), ByteClass.apostrophe: return letter
+        case UInt8(ascii: "n"): return 0x0A
+        case UInt8(ascii: "t"): return 0x09
+        case UInt8(ascii: "r"): return 0x0D
+        case UInt8(ascii: "b"): return 0x08
+        case UInt8(ascii: "f"): return 0x0C
+        default: return nil
+        }
+    }
+
+    /// Empties `text` (most strings are shown, read into the log: then it is empty already).
+    @inline(__always)
+    private mutating func clearText() {
+        if !text.isEmpty { text.removeAll(keepingCapacity: true) }
+    }
+
+    /// Adds bytes to the string being read: to the log when it is shown, else to `text`.
+    private mutating func appendText(_ chunk: UnsafeBufferPointer<UInt8>, _ visible: Bool) {
+        if visible { log.logText(chunk) } else { text.append(contentsOf: chunk) }
     }
 
     /// Adds bytes to the string being read: to the log when it is shown, else to `text`.
@@ -444,6 +554,8 @@ struct StreamingParser {
         }
     }
 
+    // In line: called on the parser stored in the decoder, a call copies the parser first.
+    @inline(__always)
     private func isVisible(_ context: Context) -> Bool {
         // Indexed, not `stack.last`: that copies the frame (a retain per array) on every call.
         guard context != .objectKey, !stack.isEmpty else { return context != .objectKey }
@@ -453,6 +565,7 @@ struct StreamingParser {
     private mutating func push(isObject: Bool) {
         guard stack.count < TolerantParser.maxDepth else {
             if tooDeepAt == nil { tooDeepAt = pos }
+            diverged = true
             fail()
             return
         }
@@ -504,6 +617,7 @@ struct StreamingParser {
             if !stack[top].hidden { log.log(.append(value)) }
         }
         stack[top].expecting = false
+        stack[top].sawComma = false
         phase = .afterValue
     }
 
@@ -521,6 +635,7 @@ struct StreamingParser {
     /// The item being read is not JSON: the container closes before it, or fails when it has
     /// nothing to show (mirrors the fallbacks of `parseObject` and `parseArray`).
     private mutating func closeOrFail() {
+        diverged = true
         let top = stack.count - 1
         let keep =
             stack[top].isObject ? !stack[top].members.isEmpty : stack[top].elements.contains(where: \.isContainer)
@@ -536,6 +651,7 @@ struct StreamingParser {
 
     /// The value being read is not JSON.
     private mutating func fail() {
+        diverged = true
         guard !stack.isEmpty else {
             phase = .failed
             return
