@@ -6,7 +6,8 @@ import Foundation
 //   swift run -c release LLMBenchmark [--corpus FILE] [--out DIR]
 // `--streaming` runs only the PartialJSONDecoder rows (100 KB and 1 MB answers);
 // `--streaming-restarts [--corpus FILE]` counts its restarts over the corpus; `--streaming-phases`
-// splits a streaming run's time into its feeds and its finish().
+// splits a streaming run's time into its feeds and its finish(); `--streaming-floor` times what a
+// one-byte feed costs before any parsing (a snapshot owning a reference, and without).
 // With --out it writes results.json and messy-1mb.txt there (used by Benchmarks/llm-benchmark.sh).
 
 struct Article: Codable {
@@ -241,6 +242,66 @@ if CommandLine.arguments.contains("--streaming-phases") {
                 format: "%2d-byte chunks: feeds %.2f ms, finish + json %.2f ms; whole parse %.2f ms", size, feeds, finish,
                 whole * 1e3))
     }
+    exit(0)
+}
+
+/// What a one-byte feed costs before any parsing (`--streaming-floor`): a feed that only keeps the
+/// byte and returns a snapshot owning one reference (as a `JSONSnapshot` owns its log), kept by the
+/// caller as the streaming rows keep theirs — and the same without the reference.
+enum SnapshotFloor {
+    final class Log {
+        var changes = 0
+    }
+
+    struct Snapshot {
+        let log: Log
+        let position: Int
+    }
+
+    struct Feeder {
+        var bytes: [UInt8] = []
+        let log = Log()
+
+        @inline(never)
+        mutating func feed(_ chunk: ArraySlice<UInt8>) -> Snapshot? {
+            chunk.withContiguousStorageIfAvailable { if $0.count == 1 { bytes.append($0[0]) } else { bytes.append(contentsOf: $0) } }
+            return Snapshot(log: log, position: bytes.count)
+        }
+
+        @inline(never)
+        mutating func feedWithoutReference(_ chunk: ArraySlice<UInt8>) -> Int? {
+            chunk.withContiguousStorageIfAvailable { if $0.count == 1 { bytes.append($0[0]) } else { bytes.append(contentsOf: $0) } }
+            return bytes.count
+        }
+    }
+
+    static func run() {
+        let text = messyAnswer(bytes: 100_000)
+        let answer = Array(text.utf8)
+        let whole = measure(runs: 9) { _ = try? LLMAnswerDecoder().extract(fromAnswer: text) }
+        var kept = 0
+        let owning = measure(runs: 9) {
+            var feeder = Feeder()
+            var latest: Snapshot?
+            for index in answer.indices { if let snapshot = feeder.feed(answer[index..<index + 1]) { latest = snapshot } }
+            kept &+= latest?.position ?? 0
+        }
+        let bare = measure(runs: 9) {
+            var feeder = Feeder()
+            var latest: Int?
+            for index in answer.indices { if let position = feeder.feedWithoutReference(answer[index..<index + 1]) { latest = position } }
+            kept &+= latest ?? 0
+        }
+        print(
+            String(
+                format:
+                    "100 KB in 1-byte chunks, no parsing: a snapshot owning a reference %.2f ms = %.2fx one whole parse (%.2f ms); without the reference %.2f ms = %.2fx (%d)",
+                owning * 1e3, owning / whole, whole * 1e3, bare * 1e3, bare / whole, kept % 10))
+    }
+}
+
+if CommandLine.arguments.contains("--streaming-floor") {
+    SnapshotFloor.run()
     exit(0)
 }
 
