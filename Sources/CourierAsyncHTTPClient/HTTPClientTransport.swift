@@ -199,8 +199,7 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
     private func exchange(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (HTTPResponse, ByteBuffer?) {
         let context = CallContext.current
         var built = try await Self.outgoing(request, body: body, baseURL: baseURL, group: client.eventLoopGroup)
-        let marker = connectionMarker(context)
-        if let marker { built.headers.add(name: ConnectionUse.field, value: marker) }
+        let marker = markConnection(&built.headers, context)
         let outgoing = built
         defer { if let marker { ConnectionUse.finish(marker) } }
         let limit = min(context?.maxResponseBytes ?? Int(UInt32.max), Int(UInt32.max))
@@ -259,8 +258,7 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
         for field in request.headerFields {
             outgoing.headers.add(name: field.name.rawName, value: field.value)
         }
-        let marker = connectionMarker(context)
-        if let marker { outgoing.headers.add(name: ConnectionUse.field, value: marker) }
+        let marker = markConnection(&outgoing.headers, context)
         defer { if let marker { ConnectionUse.finish(marker) } }
         if let body {
             let length: HTTPClientRequest.Body.Length
@@ -277,12 +275,15 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
         return (Self.head(response.status, response.headers), bytes)
     }
 
-    /// The marker a request of a recorded call carries to learn its connection (``ConnectionUse``);
-    /// nil when nobody records the call, or over a client this transport did not configure (no
-    /// handler there would take the marker off).
-    private func connectionMarker(_ context: CallContext?) -> String? {
+    /// Adds to `headers` the marker a request of a recorded call carries to learn its connection
+    /// (``ConnectionUse``) and returns it, for `ConnectionUse.finish(_:)` once the exchange is over;
+    /// nil (nothing added) when nobody records the call, or over a client this transport did not
+    /// configure (no handler there would take the marker off).
+    private func markConnection(_ headers: inout HTTPHeaders, _ context: CallContext?) -> String? {
         guard settings != nil, let recorder = context?.recorder else { return nil }
-        return ConnectionUse.register(recorder)
+        let marker = ConnectionUse.register(recorder)
+        headers.add(name: ConnectionUse.field, value: marker)
+        return marker
     }
 
     /// Whether streamed bodies get `CallContext.idleTimeout` from AsyncHTTPClient's read timeout

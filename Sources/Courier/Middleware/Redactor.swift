@@ -63,17 +63,9 @@ public struct Redactor: Sendable {
 
     /// `url` with the password of a `user:password@` authority masked (the user too: it names an account).
     static func maskingUserInfo(_ url: String) -> String {
-        guard let authorityStart = authorityStart(url) else { return url }
-        let bytes = url.utf8
-        var at: String.Index?
-        var index = authorityStart
-        while index != bytes.endIndex {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
-            if byte == UInt8(ascii: "@") { at = index }
-            index = bytes.index(after: index)
-        }
-        guard let at else { return url }
+        guard let authorityStart = authorityStart(url),
+            let at = url.utf8[authorityStart..<authorityEnd(url, from: authorityStart)].lastIndex(of: UInt8(ascii: "@"))
+        else { return url }
         return String(url[..<authorityStart]) + mask + String(url[at...])
     }
 

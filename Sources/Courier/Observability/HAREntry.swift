@@ -22,10 +22,6 @@ struct HARLog: Encodable {
     }
 
     var log: Log
-
-    init(entries: [HAREntry], dropped: Int = 0) {
-        log = Log(entries: entries, dropped: dropped)
-    }
 }
 
 /// One HTTP exchange of a HAR log. Every field HAR 1.2 requires is present (`-1` where a size

@@ -31,14 +31,9 @@ public final class HARRecorder: ClientMiddleware, Sendable {
     /// log's comment): a long-lived client's log stays bounded in memory and on disk, and each
     /// rewrite of the file stays bounded too.
     public let maxEntries: Int
-    private let log = Mutex(Log())
-    private let writing = Mutex<Void>(())
-
     /// The entries kept and how many came before them.
-    private struct Log {
-        var entries: [HAREntry] = []
-        var dropped = 0
-    }
+    private let log = Mutex(HARLog.Log(entries: []))
+    private let writing = Mutex<Void>(())
 
     /// A recorder writing to `file`.
     public init(file: URL, maxBodyBytes: Int = 64 << 10, maxEntries: Int = 1_000) {
@@ -171,7 +166,7 @@ public final class HARRecorder: ClientMiddleware, Sendable {
     /// The whole log, written to a temporary file beside ``file`` and renamed over it (0600).
     private func write() {
         writing.withLock { _ in
-            let log = self.log.withLock { HARLog(entries: $0.entries, dropped: $0.dropped) }
+            let log = HARLog(log: self.log.withLock { $0 })
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             guard let data = try? encoder.encode(log) else { return }

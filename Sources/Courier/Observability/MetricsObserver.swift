@@ -172,8 +172,7 @@ public struct MetricsObserver: CallObserver {
         static func server(of url: String) -> (scheme: String, host: String, port: String?) {
             guard let start = Redactor.authorityStart(url) else { return ("http", "", nil) }
             let scheme = url[..<url.utf8.index(start, offsetBy: -3)].lowercased()
-            let rest = url[start...]
-            let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+            let authority = url[start..<Redactor.authorityEnd(url, from: start)]
             let hostAndPort = authority.split(separator: "@").last ?? authority
             if hostAndPort.hasPrefix("["), let close = hostAndPort.firstIndex(of: "]") {
                 let host = String(hostAndPort[hostAndPort.index(after: hostAndPort.startIndex)..<close])

@@ -81,7 +81,7 @@ struct AppendLog<Element> {
 
 // Readers only read `base`, `capacity` (constants) and elements below a count they saw, which
 // never change once written; `initialized`, `ownedFrom` and `successor` are read only in `deinit`.
-extension AppendLog.Storage: @unchecked Sendable where Element: Sendable {}  // unchecked: elements are immutable once written (above)
+extension AppendLog.Storage: @unchecked Sendable where Element: Sendable {}  // unchecked: elements fixed once written; the rest read in deinit
 
 extension AppendLog: Sendable where Element: Sendable {}
 

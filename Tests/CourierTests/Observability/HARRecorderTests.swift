@@ -8,11 +8,17 @@ import Testing
 /// (PyPI's haralyzer, installed by Scripts/test.sh) opens it, and no credential reaches it.
 @Suite("HAR logs: one entry per HTTP exchange, read back by haralyzer")
 struct HARRecorderTests {
+    /// A new empty folder for a test's log (the caller removes it).
+    static func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("har-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
     @Test("a retried call, a redirect, a JSON POST and a binary body: one entry per exchange, timings, redacted credentials, base64 for binary")
     func log() async throws {
         try await withSandbox { sandbox in
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("har-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let folder = try Self.folder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let file = folder.appendingPathComponent("calls.har")
             let har = HARRecorder(file: file, maxBodyBytes: 1024)
@@ -79,8 +85,7 @@ struct HARRecorderTests {
     @Test("a long-lived client's log keeps the last maxEntries exchanges; a recorded call's entries name their connection")
     func boundedWithConnections() async throws {
         try await withSandbox { sandbox in
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("har-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let folder = try Self.folder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let file = folder.appendingPathComponent("calls.har")
             let client = NetworkClient(transport: NetworkClient.defaultTransport, middlewares: [HARRecorder(file: file, maxEntries: 3)])
