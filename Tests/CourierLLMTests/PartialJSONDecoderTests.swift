@@ -201,6 +201,14 @@ struct PartialJSONDecoderTests {
         let run = Chunking.stream(Array(answer.utf8).chunks(of: 7))
         #expect((try? run.final.get().snapshot.json) == Self.whole(answer))
     }
+
+    @Test("a hostile answer 100,000 levels deep, never closed, in 1 KiB chunks: no crash, the whole decoder's result")
+    func hostileDepth() {
+        for answer in [String(repeating: "[", count: 100_000), "답: " + String(repeating: "{\"a\":[", count: 50_000) + "1"] {
+            let run = Chunking.stream(Array(answer.utf8).chunks(of: 1024))
+            #expect((try? run.final.get().snapshot.json) == Self.whole(answer))
+        }
+    }
 }
 
 extension Array where Element == UInt8 {
