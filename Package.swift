@@ -31,6 +31,10 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
     products: [
         .library(name: "Courier", targets: ["Courier"]),
+        .library(name: "CourierCache", targets: ["CourierCache"]),
+        .library(name: "CourierCookies", targets: ["CourierCookies"]),
+        .library(name: "CourierTransfers", targets: ["CourierTransfers"]),
+        .library(name: "CourierObservability", targets: ["CourierObservability"]),
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
         .library(name: "CourierLLM", targets: ["CourierLLM"]),
         .library(name: "CourierLLMAdapter", targets: ["CourierLLMAdapter"]),
@@ -90,15 +94,58 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                // Spans per call and per exchange (TracingOptions); already in AsyncHTTPClient's graph.
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
-                .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
+            ],
+            swiftSettings: library + [.define("COURIER_ASYNC_HTTP_CLIENT", .when(platforms: nonApple))]
+        ),
+        // RFC 9111: the cache middleware, its memory and disk stores.
+        .target(
+            name: "CourierCache",
+            dependencies: [
+                "Courier", "CourierTransportCore",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "Logging", package: "swift-log"),
                 // HMAC for the cache's credential keys: CryptoKit on Apple platforms; elsewhere
                 // swift-crypto, already in AsyncHTTPClient's graph (via swift-nio-extras).
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: nonApple)),
             ],
-            swiftSettings: library + [.define("COURIER_ASYNC_HTTP_CLIENT", .when(platforms: nonApple))]
+            swiftSettings: library
+        ),
+        // RFC 6265: the cookie jar and its middleware; the Public Suffix List as a compact table.
+        .target(
+            name: "CourierCookies",
+            dependencies: [
+                "Courier", "CourierTransportCore",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: library
+        ),
+        // Downloads (resume, checksums), uploads with progress, byte and line streams.
+        .target(
+            name: "CourierTransfers",
+            dependencies: [
+                "Courier", "CourierTransportCore",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: library
+        ),
+        // The call timeline, HAR, cURL, swift-metrics and swift-distributed-tracing.
+        .target(
+            name: "CourierObservability",
+            dependencies: [
+                "Courier", "CourierTransportCore",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
+            ],
+            swiftSettings: library
         ),
         // What Courier and its transports share: the per-call context, traits and transport capabilities.
         .target(
@@ -106,6 +153,9 @@ let package = Package(
             dependencies: [
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                // SHA-256 for downloads' checksums and the cache's linked bodies: CryptoKit on
+                // Apple platforms; elsewhere swift-crypto, already in AsyncHTTPClient's graph.
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: nonApple)),
             ],
             swiftSettings: library
         ),
@@ -142,7 +192,7 @@ let package = Package(
         // The LLM answer decoder: Foundation only, usable with any HTTP or LLM SDK.
         .target(name: "CourierLLM", swiftSettings: library),
         // Where Courier and the LLM answer decoder meet: `LLMResponseDecoding` for endpoints.
-        .target(name: "CourierLLMAdapter", dependencies: ["Courier", "CourierLLM"], swiftSettings: library),
+        .target(name: "CourierLLMAdapter", dependencies: ["Courier", "CourierLLM", "CourierTransfers"], swiftSettings: library),
         .target(name: "CourierConcurrency", dependencies: ["Courier"], swiftSettings: library),
         .target(
             name: "CourierCombine",
@@ -187,7 +237,9 @@ let package = Package(
         ),
         .target(
             name: "AlanAPI",
-            dependencies: ["Courier", "CourierLLM", "CourierLLMAdapter", "CourierConcurrency", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "Courier", "CourierCache", "CourierLLM", "CourierLLMAdapter", "CourierConcurrency", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: library
         ),
         .target(
@@ -221,6 +273,7 @@ let package = Package(
             name: "CourierTests",
             dependencies: [
                 "Courier", "CourierAsyncHTTPClient", "CourierTesting", "IntegrationTestSupport",
+                "CourierCache", "CourierCookies", "CourierTransfers", "CourierObservability",
                 .product(name: "CourierSandbox", package: "Sandbox"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -235,9 +288,70 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "CourierCacheTests",
+            dependencies: [
+                "CourierCache", "Courier", "CourierAsyncHTTPClient", "CourierTesting", "IntegrationTestSupport", "CourierTransfers", "CourierObservability",
+                .product(name: "CourierSandbox", package: "Sandbox"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CourierCookiesTests",
+            dependencies: [
+                "CourierCookies", "Courier", "CourierAsyncHTTPClient", "CourierTesting", "IntegrationTestSupport", "CourierObservability",
+                .product(name: "CourierSandbox", package: "Sandbox"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CourierTransfersTests",
+            dependencies: [
+                "CourierTransfers", "Courier", "CourierAsyncHTTPClient", "CourierTesting", "IntegrationTestSupport", "CourierCache", "CourierObservability",
+                .product(name: "CourierSandbox", package: "Sandbox"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CourierObservabilityTests",
+            dependencies: [
+                "CourierObservability", "Courier", "CourierAsyncHTTPClient", "CourierTesting", "IntegrationTestSupport", "CourierCache", "CourierTransfers",
+                .product(name: "CourierSandbox", package: "Sandbox"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "CourierDocsTests",
             dependencies: [
                 "Courier", "CourierLLM", "CourierLLMAdapter", "CourierConcurrency", "CourierCombine", "CourierTesting",
+                "CourierCache", "CourierCookies", "CourierTransfers", "CourierObservability",
                 "AccountsAPI", "HackerNewsAPI", "SeoulCultureAPI", "AlanAPI", "CourierWebSocket",
                 .product(name: "CourierSandbox", package: "Sandbox"),
             ],
@@ -282,14 +396,14 @@ let package = Package(
         .testTarget(
             name: "HackerNewsAPITests",
             dependencies: [
-                "IntegrationTestSupport", "HackerNewsAPI", "Courier", "CourierConcurrency", .product(name: "CourierSandbox", package: "Sandbox"),
+                "IntegrationTestSupport", "HackerNewsAPI", "Courier", "CourierCache", "CourierConcurrency", .product(name: "CourierSandbox", package: "Sandbox"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "AlanAPITests",
             dependencies: [
-                "AlanAPI", "Courier", "CourierLLM", "CourierConcurrency", "IntegrationTestSupport", "CourierTesting",
+                "AlanAPI", "Courier", "CourierCache", "CourierLLM", "CourierConcurrency", "IntegrationTestSupport", "CourierTesting",
                 .product(name: "CourierSandbox", package: "Sandbox"),
             ],
             swiftSettings: strict
@@ -297,7 +411,7 @@ let package = Package(
         .testTarget(
             name: "SeoulCultureAPITests",
             dependencies: [
-                "SeoulCultureAPI", "IntegrationTestSupport", "CourierTesting", "CourierConcurrency", "Courier",
+                "SeoulCultureAPI", "IntegrationTestSupport", "CourierTesting", "CourierConcurrency", "Courier", "CourierCache",
                 .product(name: "CourierSandbox", package: "Sandbox"),
             ],
             swiftSettings: strict

@@ -11,6 +11,8 @@ let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
 let courier: [Target.Dependency] = [
     .product(name: "Courier", package: "Courier"), .product(name: "CourierAsyncHTTPClient", package: "Courier"),
+    .product(name: "CourierCache", package: "Courier"), .product(name: "CourierCookies", package: "Courier"),
+    .product(name: "CourierTransfers", package: "Courier"), .product(name: "CourierObservability", package: "Courier"),
 ]
 let sandbox: Target.Dependency = .product(name: "CourierSandbox", package: "CourierSandbox")
 func library(_ name: String) -> Target.Dependency { .product(name: name, package: "Courier") }

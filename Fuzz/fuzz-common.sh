@@ -35,7 +35,8 @@ ALL_HARNESSES=(HeaderFuzz SSEFuzz DiskEntryFuzz SeoulFuzz HTMLTextFuzz AlanFrame
 # The modules each harness links, dependents before their dependencies.
 harness_modules() {
     case "$1" in
-        HeaderFuzz | SSEFuzz | DiskEntryFuzz) echo "Courier CourierTransportCore OpenAPIRuntime HTTPTypes Crypto" ;;
+        HeaderFuzz | DiskEntryFuzz) echo "CourierCache CourierTransfers Courier CourierTransportCore OpenAPIRuntime HTTPTypes Crypto" ;;
+        SSEFuzz) echo "Courier CourierTransportCore OpenAPIRuntime HTTPTypes Crypto" ;;
         SeoulFuzz) echo "SeoulCultureAPI Courier CourierTransportCore OpenAPIRuntime HTTPTypes Crypto" ;;
         HTMLTextFuzz) echo "HackerNewsAPI" ;;
         AlanFrameFuzz) echo "AlanAPI CourierSandbox CourierLLMAdapter CourierLLM Courier CourierTransportCore OpenAPIRuntime HTTPTypes Crypto" ;;
@@ -50,8 +51,10 @@ module_deps() {
     case "$1" in
         HTTPTypes) echo "" ;;
         OpenAPIRuntime) echo "HTTPTypes" ;;
-        CourierTransportCore) echo "OpenAPIRuntime HTTPTypes" ;;
-        Courier) echo "CourierTransportCore OpenAPIRuntime HTTPTypes Crypto" ;;
+        CourierTransportCore) echo "OpenAPIRuntime HTTPTypes Crypto" ;;
+        Courier) echo "CourierTransportCore OpenAPIRuntime HTTPTypes" ;;
+        CourierCache) echo "Courier CourierTransportCore Crypto" ;;
+        CourierTransfers) echo "Courier CourierTransportCore" ;;
         SeoulCultureAPI) echo "Courier" ;;
         CourierLLMAdapter) echo "Courier CourierLLM" ;;
         AlanAPI) echo "CourierLLMAdapter CourierLLM" ;;
@@ -81,11 +84,14 @@ module_sources() {
             # middlewares (AsyncHTTPClient, swift-log).
             printf '%s\n' "$c/Exports.swift" \
                 "$c"/Errors/{NetworkError,NetworkError+Mapping,NetworkError+Messages,WebSocketFailure,FileFailure,StatusMapping,DecodingDiagnostics,TaskCancellation}.swift \
-                "$c"/Cache/{HTTPDate,CacheControl,ByteRange,DiskEntryFormat,CachedResponse,CachedResponse+Freshness,CacheFreshness,CacheStorability,CachedBodyFile,CacheCredentials}.swift \
-                "$c"/Events/{EventStreamParser,ServerEvent}.swift \
-                "$c"/Transfers/{ContentRange,LineSplitter,Data+Hex}.swift \
+                "$c"/Middleware/HTTPDate.swift "$c"/Events/{EventStreamParser,ServerEvent}.swift \
                 "$c/Decoding/ResponseDecoding.swift" "$c/Endpoint/MultipartFormData.swift"
             ;;
+        CourierCache)
+            # The cache's parsers: headers, the disk entry format, freshness — not the middleware or the stores.
+            printf '%s\n' "$SRC"/CourierCache/{CacheControl,ByteRange,DiskEntryFormat,CachedResponse,CachedResponse+Freshness,CacheFreshness,CacheStorability,CachedBodyFile,CacheCredentials}.swift
+            ;;
+        CourierTransfers) printf '%s\n' "$SRC"/CourierTransfers/{ContentRange,LineSplitter}.swift ;;
         CourierLLM) find "$SRC/CourierLLM" -name '*.swift' | LC_ALL=C sort ;;
         CourierLLMAdapter) ls "$SRC"/CourierLLMAdapter/*.swift ;;
         SeoulCultureAPI)

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 
 @testable import Courier
+@testable import CourierCache
 
 // libFuzzer entry for the disk cache's entry decoder (Courier's DiskEntryFormat, the real code
 // compiled from Sources/Courier/Cache).

@@ -3,6 +3,8 @@ import Foundation
 import HTTPTypes
 
 @testable import Courier
+@testable import CourierCache
+@testable import CourierTransfers
 
 // libFuzzer entry for the parsers of header values, all fed the same input text (and each of its
 // lines): WireNumber.digits / deltaSeconds, Retry-After (HTTPResponse.retryAfter and the error it

@@ -7,3 +7,10 @@ package protocol AttemptTracing: Sendable {
     /// was just observed; nil when the trace is not propagated.
     func traceContext(forAttempt attempt: Int) -> (traceParent: String, traceState: String?)?
 }
+
+/// What traces a client's calls (CourierObservability's `TracingOptions`): one trace per call.
+package protocol CallTracing: Sendable {
+    /// The trace of a call that is starting (in the caller's task, so it can take the caller's
+    /// trace as its parent).
+    func trace() -> any AttemptTracing
+}

@@ -28,6 +28,13 @@ public struct CallContext: Sendable {
     public var origin: URL?
     /// Where the call's events go (its timeline, the client's observers); nil when nobody listens.
     public package(set) var recorder: CallRecorder?
+    /// For a buffered call: where a middleware that has the answer as bytes already hands them
+    /// over (``CollectedAnswer``); nil for a streamed call or one that is not a `NetworkClient`'s.
+    package var collected: CollectedAnswer?
+    /// For a download to a file: where a disk cache offers to keep the finished file.
+    package var downloadOffer: DownloadStoreOffer?
+    /// The request body, when it is a file a transport may send itself.
+    package var requestFile: RequestFile?
 
     /// Creates a context.
     package init(
@@ -38,8 +45,14 @@ public struct CallContext: Sendable {
         streamsResponse: Bool = false,
         idleTimeout: Duration? = nil,
         origin: URL? = nil,
-        recorder: CallRecorder? = nil
+        recorder: CallRecorder? = nil,
+        collected: CollectedAnswer? = nil,
+        downloadOffer: DownloadStoreOffer? = nil,
+        requestFile: RequestFile? = nil
     ) {
+        self.collected = collected
+        self.downloadOffer = downloadOffer
+        self.requestFile = requestFile
         self.recorder = recorder
         self.origin = origin
         self.deadline = deadline

@@ -1,5 +1,6 @@
 import AlanAPI
 import Courier
+import CourierCache
 import CourierSandbox
 import CourierTesting
 import Foundation

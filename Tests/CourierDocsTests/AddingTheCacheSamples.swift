@@ -5,6 +5,7 @@
 
 import AlanAPI
 import Courier
+import CourierCache
 import CourierSandbox
 import Foundation
 import HackerNewsAPI

@@ -4,6 +4,7 @@
 // only: the samples read assets.example.com.
 
 import Courier
+import CourierTransfers
 import Foundation
 
 enum Assets: Endpoint {

@@ -4,6 +4,7 @@
 // only: the samples talk to blog.example.com. A `return` after a sample hands back what it built.
 
 import Courier
+import CourierCache
 import Foundation
 import Logging
 

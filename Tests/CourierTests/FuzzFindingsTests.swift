@@ -4,6 +4,7 @@ import OpenAPIRuntime
 import Testing
 
 @testable import Courier
+@testable import CourierCache
 
 /// What fuzzing found in Courier's own parsers and writers (Fuzz/README.md), kept as tests.
 @Suite("Fuzz findings (Courier)")

@@ -1,4 +1,5 @@
 import Courier
+import CourierCache
 import CourierSandbox
 import Foundation
 import HackerNewsAPI

@@ -5,6 +5,7 @@
 import AccountsAPI
 import AsyncHTTPClient
 import Courier
+import CourierTransfers
 import CourierSandbox
 import Foundation
 import HummingbirdBcrypt

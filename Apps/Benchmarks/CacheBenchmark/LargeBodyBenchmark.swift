@@ -1,4 +1,5 @@
 import Courier
+import CourierCache
 import CourierAsyncHTTPClient
 import Foundation
 import HTTPTypes

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Courier
+import CourierCache
 import CourierAsyncHTTPClient
 import Foundation
 import Hummingbird

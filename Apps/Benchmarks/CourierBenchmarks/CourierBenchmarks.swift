@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Courier
+import CourierObservability
 import CourierAsyncHTTPClient
 import CourierSandbox
 import Foundation

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Courier
+import CourierTransfers
 import CourierSandbox
 import Foundation
 import NIOCore

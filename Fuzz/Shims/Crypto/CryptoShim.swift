@@ -1,7 +1,8 @@
 import Foundation
 
 // FUZZ BUILDS ONLY. A stand-in for swift-crypto's `Crypto` module with just the declarations
-// Courier's sources name (Sources/Courier/Cache/CacheCredentials.swift), so the Courier files the
+// Courier's sources name (Sources/CourierCache/CacheCredentials.swift and
+// Sources/CourierTransportCore/SHA256Hasher.swift), so the Courier files the
 // harnesses need compile without building BoringSSL (minutes, beyond the CI budget). Nothing here
 // computes anything: every entry point traps with a clear message, so no harness can ever run —
 // or pass on — fake cryptography. The parsers under test never reach it. If Courier starts using
@@ -34,6 +35,9 @@ public struct SHA256: HashFunction {
     public struct Digest: Sequence, Sendable {
         public func makeIterator() -> Array<UInt8>.Iterator { unavailable("SHA256.Digest") }
     }
+    public init() { unavailable("SHA256()") }
+    public mutating func update<D: DataProtocol>(data: D) { unavailable("SHA256.update") }
+    public func finalize() -> Digest { unavailable("SHA256.finalize") }
     public static func hash<D: DataProtocol>(data: D) -> Digest { unavailable("SHA256.hash") }
 }
 

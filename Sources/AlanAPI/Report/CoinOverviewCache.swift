@@ -1,4 +1,5 @@
 import Courier
+import CourierCache
 public import Foundation
 public import Logging
 

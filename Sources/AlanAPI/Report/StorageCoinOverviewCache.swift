@@ -1,4 +1,5 @@
-public import Courier
+import Courier
+public import CourierCache
 public import Foundation
 public import Logging
 

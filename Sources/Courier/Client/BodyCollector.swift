@@ -1,11 +1,11 @@
-import Foundation
-import OpenAPIRuntime
+package import Foundation
+package import OpenAPIRuntime
 
 /// Collects an `HTTPBody` into `Data` without per-chunk reallocation, refusing bodies over a limit.
-enum BodyCollector {
+package enum BodyCollector {
     /// Reads `body` fully. A declared length over `limit` fails before reading a byte; a body
     /// that grows past `limit` fails as soon as it does. Either way the body is released.
-    static func collect(_ body: HTTPBody, limit: Int) async throws -> Data {
+    package static func collect(_ body: HTTPBody, limit: Int) async throws -> Data {
         var data = Data()
         if case .known(let length) = body.length {
             if length > limit { throw NetworkError.responseTooLarge(limit: limit) }

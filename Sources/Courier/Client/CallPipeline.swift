@@ -13,7 +13,7 @@ import FoundationNetworking
 ///
 /// The model is swift-openapi-runtime's `UniversalClient.send`: one fold of the middlewares,
 /// one place that maps errors (the caller's `NetworkError(error)`).
-struct CallPipeline: Sendable {
+package struct CallPipeline: Sendable {
     let transport: any ClientTransport
     let middlewares: [any ClientMiddleware]
     let limits: CallLimits
@@ -24,7 +24,7 @@ struct CallPipeline: Sendable {
     /// The transport bounds the whole call by ``CallContext/deadline`` itself.
     let transportHandlesDeadline: Bool
 
-    init(_ configuration: NetworkClient.Configuration) {
+    package init(_ configuration: NetworkClient.Configuration) {
         transport = configuration.transport
         middlewares = configuration.middlewares
         limits = configuration.limits
@@ -39,7 +39,7 @@ struct CallPipeline: Sendable {
 
     /// What a buffered call got: the request that got the answer (the last hop's), the answer,
     /// and the redirects followed on the way.
-    struct Collected {
+    package struct Collected {
         var request: HTTPRequest
         var head: HTTPResponse
         var body: Data
@@ -48,10 +48,10 @@ struct CallPipeline: Sendable {
 
     /// Sends `call`, follows its redirects, and collects the final body within the limits; the
     /// deadline bounds it all.
-    func collect(_ call: NetworkClient.Call, context: CallContext) async throws -> Collected {
+    package func collect(_ call: NetworkClient.Call, context: CallContext) async throws -> Collected {
         try await CallContext.$task.withValue(context) {
-            if transportHandlesDeadline { return try await collectHops(call) }
-            return try await withDeadline(context.deadline ?? .now) { try await collectHops(call) }
+            if transportHandlesDeadline { return try await collectHops(call, context) }
+            return try await withDeadline(context.deadline ?? .now) { try await collectHops(call, context) }
         }
     }
 
@@ -59,12 +59,12 @@ struct CallPipeline: Sendable {
     /// deadline bounds the wait for the final head.
     func open(_ call: NetworkClient.Call, context: CallContext) async throws -> (HTTPResponse, HTTPBody?) {
         try await CallContext.$task.withValue(context) {
-            if transportHandlesDeadline { return try await openHops(call) }
-            return try await withDeadline(context.deadline ?? .now) { try await openHops(call) }
+            if transportHandlesDeadline { return try await openHops(call, context) }
+            return try await withDeadline(context.deadline ?? .now) { try await openHops(call, context) }
         }
     }
 
-    private func collectHops(_ call: NetworkClient.Call) async throws -> Collected {
+    private func collectHops(_ call: NetworkClient.Call, _ context: CallContext) async throws -> Collected {
         var hop = Hop(
             request: call.built.request, body: call.built.body, baseURL: call.built.baseURL,
             plainHTTPHost: call.built.plainHTTPHost)
@@ -72,7 +72,7 @@ struct CallPipeline: Sendable {
         var steps: [RedirectStep] = []
         while true {
             try checkTransportSecurity(hop.plainHTTPHost)
-            let (head, data) = try await exchange(hop, operationID: call.operationID)
+            let (head, data) = try await exchange(hop, operationID: call.operationID, context: context)
             guard let next = try nextHop(after: head, hop, secrets: call.secrets, hops: &hops) else {
                 return Collected(request: hop.request, head: head, body: data, redirects: steps)
             }
@@ -81,12 +81,12 @@ struct CallPipeline: Sendable {
             {
                 steps.append(RedirectStep(from: from, to: to, status: head.status.code))
             }
-            Self.recordRedirect(head, to: next, secrets: call.secrets)
+            Self.recordRedirect(head, to: next, secrets: call.secrets, recorder: context.recorder)
             hop = next
         }
     }
 
-    private func openHops(_ call: NetworkClient.Call) async throws -> (HTTPResponse, HTTPBody?) {
+    private func openHops(_ call: NetworkClient.Call, _ context: CallContext) async throws -> (HTTPResponse, HTTPBody?) {
         var hop = Hop(
             request: call.built.request, body: call.built.body, baseURL: call.built.baseURL,
             plainHTTPHost: call.built.plainHTTPHost)
@@ -100,7 +100,7 @@ struct CallPipeline: Sendable {
                 return (head, body)
             }
             _ = body  // a redirect's body is dropped unread (dropping it releases the connection)
-            Self.recordRedirect(head, to: next, secrets: call.secrets)
+            Self.recordRedirect(head, to: next, secrets: call.secrets, recorder: context.recorder)
             hop = next
         }
     }
@@ -118,13 +118,13 @@ struct CallPipeline: Sendable {
     }
 
     /// Sends one hop through the middlewares and the transport and collects its body within the limit.
-    private func exchange(_ hop: Hop, operationID: String) async throws -> (HTTPResponse, Data) {
+    private func exchange(_ hop: Hop, operationID: String, context: CallContext) async throws -> (HTTPResponse, Data) {
         try Task.checkCancellation()
         let limit = limits.maxResponseBytes
-        let recorder = CallContext.current?.recorder
+        let recorder = context.recorder
         if let buffering {
             var request = hop.request
-            if let recorder { Self.startAttempt(&request, baseURL: hop.baseURL, recorder: recorder) }
+            if let recorder { Self.startAttempt(&request, baseURL: hop.baseURL, recorder: recorder, secrets: context.secrets) }
             let head: HTTPResponse
             let data: Data
             do {
@@ -140,14 +140,11 @@ struct CallPipeline: Sendable {
             return (head, data)
         }
         let next = chain(operationID: operationID)
-        let handOff = CollectedBodyHandOff()
-        let (head, body) = try await CollectedBodyHandOff.$current.withValue(handOff) {
-            try await next(hop.request, hop.body, hop.baseURL)
-        }
+        let (head, body) = try await next(hop.request, hop.body, hop.baseURL)
         try checkHead(head)
         guard let body else { return (head, Data()) }
         // A body the cache served from memory comes as the Data it is.
-        if let data = handOff.take(body) {
+        if let data = context.collected?.take(body) {
             if data.count > limit { throw NetworkError.responseTooLarge(limit: limit) }
             recorder?.record(.bodyDone(bytes: data.count))
             return (head, data)
@@ -167,7 +164,7 @@ struct CallPipeline: Sendable {
                 return try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
             }
             var request = request
-            Self.startAttempt(&request, baseURL: baseURL, recorder: recorder)
+            Self.startAttempt(&request, baseURL: baseURL, recorder: recorder, secrets: CallContext.current?.secrets ?? [])
             do {
                 let (head, responseBody) = try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
                 recorder.record(.responseHead(status: head.status.code))
@@ -186,8 +183,9 @@ struct CallPipeline: Sendable {
 
     /// Records the start of an HTTP exchange of `request`; when the client traces, the request
     /// carries the exchange's W3C trace context (set, replacing any a previous attempt carried).
-    static func startAttempt(_ request: inout HTTPRequest, baseURL: URL, recorder: CallRecorder) {
-        let attempt = recorder.startAttempt(url: redactedURL(request, baseURL, recorder: recorder))
+    static func startAttempt(_ request: inout HTTPRequest, baseURL: URL, recorder: CallRecorder, secrets: [String]) {
+        let url = recorder.redactedURL(URLJoin.join(baseURL, request.path ?? "/")) { Redactor(secrets: secrets).url($0) }
+        let attempt = recorder.startAttempt(url: url)
         guard let tracing = recorder.tracing, let context = tracing.traceContext(forAttempt: attempt) else { return }
         request.headerFields[.traceparent] = context.traceParent
         if let state = context.traceState {
@@ -198,14 +196,9 @@ struct CallPipeline: Sendable {
         recorder.record(.traceContext(traceParent: context.traceParent))
     }
 
-    /// `request`'s URL on `baseURL`, with the call's secrets redacted, for the timeline.
-    static func redactedURL(_ request: HTTPRequest, _ baseURL: URL, recorder: CallRecorder) -> String {
-        recorder.redactedURL(URLJoin.join(baseURL, request.path ?? "/")) { Redactor(secrets: CallContext.current?.secrets ?? []).url($0) }
-    }
-
     /// Records a redirect followed in the call's timeline.
-    static func recordRedirect(_ head: HTTPResponse, to next: Hop, secrets: [String]) {
-        guard let recorder = CallContext.current?.recorder else { return }
+    static func recordRedirect(_ head: HTTPResponse, to next: Hop, secrets: [String], recorder: CallRecorder?) {
+        guard let recorder else { return }
         recorder.record(.redirect(status: head.status.code, to: Redactor(secrets: secrets).url(URLJoin.join(next.baseURL, next.request.path ?? "/"))))
     }
 

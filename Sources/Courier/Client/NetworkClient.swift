@@ -1,5 +1,6 @@
+package import CourierTransportCore
 import Foundation
-import HTTPTypes
+package import HTTPTypes
 import Logging
 public import OpenAPIRuntime
 
@@ -20,8 +21,10 @@ public final class NetworkClient: NetworkProviding, Sendable {
     private let pipeline: CallPipeline
     /// One feed per observer of ``Configuration/observers``.
     private let observerFeeds: [ObserverFeed]
-    /// ``Configuration/tracing``, read once.
-    private let tracing: TracingOptions?
+    /// The configuration's tracing, read once.
+    private let tracing: (any CallTracing)?
+    /// Who else hears every event of this client's calls, on the calls' path (a call timeline).
+    private let listeners: [@Sendable (CallEvent) -> Void]
 
     /// A client with `configuration`.
     public init(configuration: Configuration = Configuration()) {
@@ -29,7 +32,25 @@ public final class NetworkClient: NetworkProviding, Sendable {
         self.builder = RequestBuilder(encoder: configuration.encoder, baseURL: configuration.baseURL)
         self.pipeline = CallPipeline(configuration)
         self.observerFeeds = configuration.observers.map(ObserverFeed.init)
-        self.tracing = configuration.tracing
+        self.tracing = configuration.callTracing
+        self.listeners = []
+    }
+
+    /// `client`, its calls' events also told to `listener` (which must not block).
+    private init(_ client: NetworkClient, listener: @escaping @Sendable (CallEvent) -> Void) {
+        configuration = client.configuration
+        builder = client.builder
+        pipeline = client.pipeline
+        observerFeeds = client.observerFeeds
+        tracing = client.tracing
+        listeners = client.listeners + [listener]
+    }
+
+    /// This client — the same configuration, transport and observers — with each event of its
+    /// calls also told to `listener`, on the call's path (it must not block): how a call timeline
+    /// records.
+    package func listening(_ listener: @escaping @Sendable (CallEvent) -> Void) -> NetworkClient {
+        NetworkClient(self, listener: listener)
     }
 
     /// A client over `transport` with `middlewares` and otherwise default settings.
@@ -66,7 +87,7 @@ public final class NetworkClient: NetworkProviding, Sendable {
 
     /// Everything taken from `endpoint` before the first suspension: nothing generic over the
     /// endpoint type lives across an `await` (cheaper frames in unspecialised generic code).
-    func call(for endpoint: some Endpoint) throws(NetworkError) -> Call {
+    package func call(for endpoint: some Endpoint) throws(NetworkError) -> Call {
         Call(
             built: try builder.build(endpoint),
             timeout: endpoint.timeout ?? configuration.timeout,
@@ -79,24 +100,25 @@ public final class NetworkClient: NetworkProviding, Sendable {
     }
 
     /// One call with everything taken from its endpoint.
-    struct Call: Sendable {
-        var built: RequestBuilder.Built
-        let timeout: Duration
-        let secrets: [String]
-        let statusMapping: StatusMapping
-        let traits: CallTraits
-        let operationID: String
+    package struct Call: Sendable {
+        package var built: RequestBuilder.Built
+        package let timeout: Duration
+        package let secrets: [String]
+        package let statusMapping: StatusMapping
+        package let traits: CallTraits
+        package let operationID: String
 
         /// The context middlewares and the transport see for this call.
-        func context(maxResponseBytes: Int, streams: Bool = false, idleTimeout: Duration? = nil) -> CallContext {
+        package func context(maxResponseBytes: Int, streams: Bool = false, idleTimeout: Duration? = nil) -> CallContext {
             CallContext(
                 deadline: ContinuousClock.now + timeout, secrets: secrets, maxResponseBytes: maxResponseBytes,
-                traits: traits, streamsResponse: streams, idleTimeout: idleTimeout, origin: built.baseURL)
+                traits: traits, streamsResponse: streams, idleTimeout: idleTimeout, origin: built.baseURL,
+                collected: streams ? nil : CollectedAnswer(), requestFile: built.file)
         }
     }
 
     /// The non-generic body of ``answer(_:)``.
-    func send(_ call: Call) async throws(NetworkError) -> NetworkResponse {
+    package func send(_ call: Call) async throws(NetworkError) -> NetworkResponse {
         var context = call.context(maxResponseBytes: configuration.maxResponseBytes)
         context.recorder = recorder(for: call)
         do {
@@ -115,12 +137,10 @@ public final class NetworkClient: NetworkProviding, Sendable {
     /// A recorder for `call` when someone listens (a ``CallTimeline`` recording, an observer, a tracer), its
     /// `callStarted` recorded; nil otherwise.
     func recorder(for call: Call) -> CallRecorder? {
-        let timeline = CallTimeline.current
-        guard timeline != nil || !observerFeeds.isEmpty || tracing != nil else { return nil }
-        var listeners: [@Sendable (CallEvent) -> Void] = []
-        if let timeline { listeners.append { timeline.append($0) } }
+        guard !listeners.isEmpty || !observerFeeds.isEmpty || tracing != nil else { return nil }
+        var listeners = self.listeners
         for feed in observerFeeds where feed.wantsEachEvent { listeners.append { feed.send(.event($0)) } }
-        let recorder = CallRecorder(listeners: listeners, tracing: tracing.map(CallSpans.init))
+        let recorder = CallRecorder(listeners: listeners, tracing: tracing?.trace())
         let url = recorder.redactedURL(URLJoin.join(call.built.baseURL, call.built.request.path ?? "/")) { Redactor(secrets: call.secrets).url($0) }
         recorder.record(.callStarted(method: call.built.request.method.rawValue, url: url))
         return recorder
@@ -139,9 +159,12 @@ public final class NetworkClient: NetworkProviding, Sendable {
     /// arrives (for event streams, byte streams, downloads), silent for at most `idleTimeout`. An
     /// error status is thrown, its body read within the limit — unless it is one of `accepting`
     /// (a download's 416).
-    func openStream(_ call: Call, idleTimeout: Duration?, accepting: Set<Int> = []) async throws(NetworkError) -> (HTTPResponse, HTTPBody?) {
+    package func openStream(
+        _ call: Call, idleTimeout: Duration?, accepting: Set<Int> = [], downloadOffer: DownloadStoreOffer? = nil
+    ) async throws(NetworkError) -> (HTTPResponse, HTTPBody?) {
         let limit = configuration.maxResponseBytes
         var context = call.context(maxResponseBytes: limit, streams: true, idleTimeout: idleTimeout)
+        context.downloadOffer = downloadOffer
         context.recorder = recorder(for: call)
         do {
             let (head, opened) = try await pipeline.open(call, context: context)

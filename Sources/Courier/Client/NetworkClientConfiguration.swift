@@ -1,3 +1,4 @@
+package import CourierTransportCore
 public import Foundation
 public import Logging
 public import OpenAPIRuntime
@@ -48,10 +49,9 @@ extension NetworkClient {
         /// Who sees every call's events (``CallObserver``; none by default). Each runs off the
         /// calls' path: an observer that is slow or stuck never stalls a call.
         public var observers: [any CallObserver] = []
-        /// Traces every call with swift-distributed-tracing — an `internal` span per call, a
-        /// `client` span per HTTP exchange — and sends the W3C `traceparent` with each exchange
-        /// (``TracingOptions``; nil, the default: nothing traced, nothing sent).
-        public var tracing: TracingOptions?
+        /// What traces each call on its path (CourierObservability's `tracing`; nil, the default:
+        /// nothing traced, nothing sent).
+        package var callTracing: (any CallTracing)?
 
         /// Creates a configuration.
         public init(

@@ -1,19 +1,22 @@
-import Foundation
-import HTTPTypes
-import OpenAPIRuntime
+import CourierTransportCore
+package import Foundation
+package import HTTPTypes
+package import OpenAPIRuntime
 
 /// Turns an ``Endpoint`` into what a `ClientTransport` sends.
-struct RequestBuilder: Sendable {
+package struct RequestBuilder: Sendable {
     let encoder: JSONEncoder
     /// Replaces every endpoint's base URL when set (``NetworkClient/Configuration/baseURL``).
     var baseURL: URL? = nil
 
-    struct Built {
-        var request: HTTPRequest
-        var body: HTTPBody?
-        var baseURL: URL
+    package struct Built: Sendable {
+        package var request: HTTPRequest
+        package var body: HTTPBody?
+        package var baseURL: URL
         /// The base URL's host, lowercased, when its scheme is plain `http` (for the transport-security check).
-        var plainHTTPHost: String?
+        package var plainHTTPHost: String?
+        /// The request body, when it is a file (``HTTPTask/uploadFile(_:contentType:)``).
+        package var file: RequestFile?
     }
 
     func build(_ endpoint: some Endpoint) throws(NetworkError) -> Built {
@@ -36,7 +39,8 @@ struct RequestBuilder: Sendable {
         var fields = HTTPFields()
         var query: RequestParameters = [:]
         var body: HTTPBody?
-        try encode(endpoint.task, query: &query, fields: &fields, body: &body)
+        var file: RequestFile?
+        try encode(endpoint.task, query: &query, fields: &fields, body: &body, file: &file)
         if !query.isEmpty { path += "?" + PercentEncoding.query(query) }
         if let headers = endpoint.headers {
             for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
@@ -45,10 +49,12 @@ struct RequestBuilder: Sendable {
             }
         }
         let request = HTTPRequest(method: endpoint.method, scheme: nil, authority: nil, path: path, headerFields: fields)
-        return Built(request: request, body: body, baseURL: baseURL, plainHTTPHost: plainHTTPHost)
+        return Built(request: request, body: body, baseURL: baseURL, plainHTTPHost: plainHTTPHost, file: file)
     }
 
-    private func encode(_ task: HTTPTask, query: inout RequestParameters, fields: inout HTTPFields, body: inout HTTPBody?) throws(NetworkError) {
+    private func encode(
+        _ task: HTTPTask, query: inout RequestParameters, fields: inout HTTPFields, body: inout HTTPBody?, file: inout RequestFile?
+    ) throws(NetworkError) {
         switch task {
         case .requestPlain:
             break
@@ -79,13 +85,15 @@ struct RequestBuilder: Sendable {
             body = try form.body()
         case .uploadFile(let url, let contentType):
             fields[.contentType] = contentType
-            body = try FileBody.make(url)
+            let made = try FileBody.make(url)
+            body = made
+            file = RequestFile(body: made, path: url.path)
         case .uploadStream(let bytes, let length, let contentType):
             fields[.contentType] = contentType
             body = HTTPBody(bytes, length: length.map { .known($0) } ?? .unknown, iterationBehavior: .single)
         case .requestComposite(let parameters, let inner):
             query.merge(parameters) { _, new in new }
-            try encode(inner, query: &query, fields: &fields, body: &body)
+            try encode(inner, query: &query, fields: &fields, body: &body, file: &file)
         }
     }
 }

@@ -1,19 +1,19 @@
-import Foundation
+package import Foundation
 
 /// The body excerpt Courier attaches to a decoding failure, as the `underlyingError` of the
 /// `DecodingError`'s context; read it through `NetworkError.bodyExcerpt` and
 /// `NetworkError.codingPathDescription`.
-struct DecodingDiagnostics: Error, Sendable, CustomStringConvertible {
+package struct DecodingDiagnostics: Error, Sendable, CustomStringConvertible {
     /// At most ~200 characters of the response body, for a developer's eyes.
     let bodyExcerpt: String
     /// The decoder's own underlying error, if any, as text.
     let underlying: String?
 
     /// A description with the excerpt.
-    var description: String { "body: \(bodyExcerpt)" }
+    package var description: String { "body: \(bodyExcerpt)" }
 
     /// Returns `error` with the same kind, coding path and description, carrying an excerpt of `body`.
-    static func attach(to error: DecodingError, body: Data) -> DecodingError {
+    package static func attach(to error: DecodingError, body: Data) -> DecodingError {
         let text = String(decoding: body.prefix(400), as: UTF8.self)
         func context(_ c: DecodingError.Context) -> DecodingError.Context {
             .init(

@@ -77,7 +77,7 @@ extension NetworkError {
         "\(logDescription)-\"\(file)#\(function)\""
     }
 
-    var logDescription: String {
+    package var logDescription: String {
         switch self {
         case .networkError(let error):
             return "networkError(\(error.code.rawValue) \(error.code.name))"

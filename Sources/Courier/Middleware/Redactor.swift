@@ -70,7 +70,7 @@ public struct Redactor: Sendable {
     }
 
     /// Where the authority of `url` that begins at `start` ends: its first `/`, `?` or `#`, or the end.
-    static func authorityEnd(_ url: String, from start: String.Index) -> String.Index {
+    package static func authorityEnd(_ url: String, from start: String.Index) -> String.Index {
         let bytes = url.utf8
         return bytes[start...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
     }
@@ -78,7 +78,7 @@ public struct Redactor: Sendable {
     /// Where the authority of `url` begins: just past its first `://`. URLs are scanned as bytes
     /// here: Foundation's `range(of:)` and comparisons of `Character`s cost more than the rest of a
     /// call's recording (callgrind: 30,000 instructions per call for two redactions).
-    static func authorityStart(_ url: String) -> String.Index? {
+    package static func authorityStart(_ url: String) -> String.Index? {
         let bytes = url.utf8
         var index = bytes.startIndex
         var matched = 0

@@ -1,3 +1,4 @@
+import CourierTransportCore
 import Foundation
 import OpenAPIRuntime
 
@@ -14,7 +15,7 @@ struct RequestBodyFile: Sendable {
     /// Whether the file is this transport's to remove.
     let temporary: Bool
     /// Where the bytes sent are reported (an upload with progress).
-    var progress: TransferProgress? = nil
+    var progress: (any ByteProgress)? = nil
 
     /// Writes `body` to a new temporary file, chunk by chunk.
     static func spool(_ body: HTTPBody) async throws -> RequestBodyFile {

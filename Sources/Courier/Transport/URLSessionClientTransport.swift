@@ -64,7 +64,7 @@ public final class URLSessionClientTransport: ClientTransport, IdleTimeoutAwareT
         if let idle = context?.idleTimeout { urlRequest.timeoutInterval = Self.seconds(idle) }
         var upload: RequestBodyFile?
         if let body {
-            if let file = FileBodyRegistry.shared.file(of: body) {
+            if let file = context?.requestFile?.of(body) {
                 upload = RequestBodyFile(path: file.path, temporary: false, progress: file.progress)
             } else if case .known(let length) = body.length, length <= Self.inMemoryBodyLimit {
                 urlRequest.httpBody = try await Data(collecting: body, upTo: Self.inMemoryBodyLimit)

@@ -1,4 +1,5 @@
 public import Courier
+public import CourierTransfers
 public import CourierLLM
 
 extension NetworkClient {

@@ -1,4 +1,5 @@
 import Courier
+import CourierCookies
 import CourierTesting
 import Foundation
 import HTTPTypes

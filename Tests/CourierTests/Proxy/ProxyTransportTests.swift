@@ -1,4 +1,5 @@
 import Courier
+import CourierTransfers
 import CourierAsyncHTTPClient
 import CourierSandbox
 import Foundation

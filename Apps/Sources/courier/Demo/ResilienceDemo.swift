@@ -1,4 +1,5 @@
 import Courier
+import CourierObservability
 import Foundation
 import HTTPTypes
 import Synchronization
@@ -45,9 +46,7 @@ enum ResilienceDemo {
             configuration: .init(baseURL: baseURL, middlewares: [RetryMiddleware(policy: RetryPolicy(baseDelay: .milliseconds(50)))]))
         let timeline = CallTimeline()
         do {
-            let answer = try await timeline.recording {
-                try await retrying.request(ResilienceAPI.flaky(key: "demo-\(key)", failures: 2), as: Flaky.self)
-            }
+            let answer = try await retrying.recording(into: timeline).request(ResilienceAPI.flaky(key: "demo-\(key)", failures: 2), as: Flaky.self)
             check(answer.attempt == 3, "GET /flaky (503 twice) with RetryMiddleware → 200 on attempt \(answer.attempt) (Retry-After honoured)")
             // The call's waterfall: what `courier request --trace` prints.
             let attempts = timeline.events.filter { if case .attemptStarted = $0.kind { true } else { false } }.count

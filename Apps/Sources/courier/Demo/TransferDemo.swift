@@ -1,4 +1,6 @@
 import Courier
+import CourierCache
+import CourierTransfers
 import CourierSandbox
 import Foundation
 

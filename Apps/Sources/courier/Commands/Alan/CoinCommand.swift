@@ -1,6 +1,7 @@
 import AlanAPI
 import ArgumentParser
 import Courier
+import CourierCache
 import CourierConcurrency
 import Foundation
 import Synchronization

@@ -1,4 +1,5 @@
 import Courier
+import CourierTransfers
 import Foundation
 
 /// The progress bar `courier download` draws on stderr when it is a terminal: one line redrawn

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Courier
+import CourierTransfers
 import Foundation
 import SeoulCultureAPI
 

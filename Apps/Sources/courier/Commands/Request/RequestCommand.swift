@@ -1,5 +1,9 @@
 import ArgumentParser
 import Courier
+import CourierCache
+import CourierCookies
+import CourierTransfers
+import CourierObservability
 import CourierAsyncHTTPClient
 import Foundation
 import HTTPTypes
@@ -204,7 +208,7 @@ struct RequestCommand: AsyncParsableCommand {
         defer { if trace { Terminal.error(Self.waterfall(of: timeline)) } }
         do {
             if trace {
-                try await timeline.recording { try await send(endpoint, client: client, redactor: redactor) }
+                try await send(endpoint, client: client.recording(into: timeline), redactor: redactor)
             } else {
                 try await send(endpoint, client: client, redactor: redactor)
             }

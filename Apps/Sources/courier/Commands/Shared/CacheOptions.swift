@@ -1,5 +1,6 @@
 import ArgumentParser
 import Courier
+import CourierCache
 import Foundation
 
 /// `--cache DIR`, `--no-cache` and `--offline` for a command that reads an API through an HTTP

@@ -1,4 +1,5 @@
 import Courier
+import CourierTransfers
 import CourierSandbox
 import Foundation
 import IntegrationTestSupport

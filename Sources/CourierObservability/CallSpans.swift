@@ -1,0 +1,207 @@
+import Courier
+import CourierTransportCore
+import Synchronization
+import Tracing
+import W3CTraceContext
+
+/// One call's spans (``TracingOptions``): fed its events on the call's path, it opens the call's
+/// `internal` span and a `client` span per HTTP exchange, puts the middlewares' decisions on the
+/// call's span as events, and gives each exchange its W3C trace context.
+final class CallSpans: AttemptTracing {
+    private let tracer: any Tracer
+    private let propagates: Bool
+    /// Where the call's span hangs: the caller's context when the call began.
+    private let parent: ServiceContext
+    private let state = Mutex(State())
+
+    private struct State {
+        var call: (any Span)?
+        var method = "GET"
+        var attempts: [Int: Exchange] = [:]
+        /// The call's trace id when the tracer does not speak W3C (made once, on the first exchange).
+        var traceID: TraceID?
+    }
+
+    /// One HTTP exchange's span, open until its body is read or the call moves on.
+    private struct Exchange {
+        let span: any Span
+        /// When its head came: a span whose body is never read (a retried 503) ends there.
+        var headAt: DefaultTracerClock.Instant?
+    }
+
+    init(_ options: TracingOptions) {
+        tracer = options.tracer
+        propagates = options.propagatesTraceContext
+        parent = ServiceContext.current ?? .topLevel
+    }
+
+    func observe(_ event: CallEvent) {
+        state.withLock { state in
+            switch event.kind {
+            case .callStarted(let method, let url):
+                state.method = method
+                let span = tracer.startSpan(method, context: parent, ofKind: .internal)
+                // Attributes and events only for a span that records them (not the no-op tracer's).
+                if span.isRecording { span.attributes = Self.attributes(method: method, url: url) }
+                state.call = span
+            case .attemptStarted(let url):
+                Self.endExchanges(&state)
+                let span = tracer.startSpan(state.method, context: state.call?.context ?? parent, ofKind: .client)
+                if span.isRecording {
+                    var attributes = Self.attributes(method: state.method, url: url)
+                    if event.attempt > 1 { attributes["http.request.resend_count"] = event.attempt - 1 }
+                    span.attributes = attributes
+                }
+                state.attempts[event.attempt] = Exchange(span: span)
+            case .responseHead(let status):
+                guard let span = state.attempts[event.attempt]?.span, span.isRecording else { return }
+                state.attempts[event.attempt]?.headAt = DefaultTracerClock.now
+                span.updateAttributes { attributes in
+                    attributes["http.response.status_code"] = status
+                    if status >= 400 { attributes["error.type"] = String(status) }
+                }
+                if status >= 400 { span.setStatus(SpanStatus(code: .error)) }
+            case .attemptFailed(let reason):
+                guard let span = state.attempts.removeValue(forKey: event.attempt)?.span else { return }
+                span.attributes["error.type"] = MetricsObserver.Exchange.errorType(reason)
+                span.setStatus(SpanStatus(code: .error, message: reason))
+                span.end()
+            case .bodyDone(let bytes):
+                guard let span = state.attempts.removeValue(forKey: event.attempt)?.span else { return }
+                if span.isRecording { span.attributes["http.response.body.size"] = bytes }
+                span.end()
+            case .traceContext:
+                break
+            case .connection(let number, let reused):
+                guard let span = state.attempts[event.attempt]?.span, span.isRecording else { return }
+                span.updateAttributes { attributes in
+                    attributes["courier.connection.number"] = Int(truncatingIfNeeded: number)
+                    attributes["courier.connection.reused"] = reused
+                }
+            case .retryScheduled(let reason, let delay, let budgetLeft):
+                Self.endExchanges(&state)
+                guard state.call?.isRecording == true else { return }
+                var attributes: SpanAttributes = [
+                    "courier.retry.reason": .string(reason), "courier.retry.delay_ms": .int64(Self.milliseconds(delay)),
+                ]
+                if let budgetLeft { attributes["courier.retry.budget_left"] = budgetLeft }
+                state.call?.addEvent(SpanEvent(name: "courier.retry.scheduled", attributes: attributes))
+            case .retryAbandoned(let reason):
+                state.call?.addEvent(SpanEvent(name: "courier.retry.abandoned", attributes: ["courier.retry.reason": .string(reason)]))
+            case .joined:
+                state.call?.addEvent(SpanEvent(name: "courier.deduplication.joined"))
+            case .cache(let outcome):
+                state.call?.addEvent(SpanEvent(name: "courier.cache", attributes: ["courier.cache.outcome": .string(outcome.rawValue)]))
+            case .token(let outcome):
+                state.call?.addEvent(SpanEvent(name: "courier.token", attributes: ["courier.token.outcome": .string(outcome.rawValue)]))
+            case .redirect(let status, let to):
+                Self.endExchanges(&state)
+                guard state.call?.isRecording == true else { return }
+                state.call?.addEvent(
+                    SpanEvent(
+                        name: "courier.redirect",
+                        attributes: ["http.response.status_code": .int64(Int64(status)), "courier.redirect.to": .string(to)]))
+            case .note(let text):
+                state.call?.addEvent(SpanEvent(name: "courier.note", attributes: ["courier.note": .string(text)]))
+            case .callFinished(let status, let error):
+                Self.endExchanges(&state)
+                guard let span = state.call else { return }
+                state.call = nil
+                if span.isRecording {
+                    span.updateAttributes { attributes in
+                        if let status { attributes["http.response.status_code"] = status }
+                        if let error { attributes["error.type"] = MetricsObserver.Exchange.errorType(error) }
+                    }
+                }
+                if let error { span.setStatus(SpanStatus(code: .error, message: error)) }
+                span.end()
+            }
+        }
+    }
+
+    func traceContext(forAttempt attempt: Int) -> (traceParent: String, traceState: String?)? {
+        guard propagates, let span = state.withLock({ $0.attempts[attempt]?.span }) else { return nil }
+        // A tracer that speaks W3C Trace Context puts its own ids on the wire: its exported spans
+        // and the server's then agree. Only the W3C fields are taken, checked by swift-w3c-trace-context.
+        var carrier = TraceFields()
+        tracer.inject(span.context, into: &carrier, using: TraceFieldsInjector())
+        if let traceParent = carrier.traceParent,
+            let context = try? TraceContext(traceParentHeaderValue: traceParent, traceStateHeaderValue: carrier.traceState)
+        {
+            return (context.traceParentHeaderValue, context.traceStateHeaderValue)
+        }
+        // Any other tracer: one trace id for the call, a new span id for each exchange.
+        let traceID = state.withLock { state in
+            if let id = state.traceID { return id }
+            let id = TraceID.random()
+            state.traceID = id
+            return id
+        }
+        return (Self.traceParent(traceID: traceID, spanID: .random()), nil)
+    }
+
+    /// The sampled `traceparent` of `traceID` and `spanID`: the text of swift-w3c-trace-context's
+    /// `TraceContext.traceParentHeaderValue` (the tests read it back with its parser), written
+    /// straight from the bytes — its string interpolation cost 6,500 instructions per exchange.
+    static func traceParent(traceID: TraceID, spanID: SpanID) -> String {
+        var text: [UInt8] = []
+        text.reserveCapacity(55)
+        text.append(contentsOf: "00-".utf8)
+        withUnsafeBytes(of: traceID.bytes) { bytes in Self.appendHex(bytes, to: &text) }
+        text.append(UInt8(ascii: "-"))
+        withUnsafeBytes(of: spanID.bytes) { bytes in Self.appendHex(bytes, to: &text) }
+        text.append(contentsOf: "-01".utf8)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    private static func appendHex(_ bytes: UnsafeRawBufferPointer, to text: inout [UInt8]) {
+        let digits: StaticString = "0123456789abcdef"
+        digits.withUTF8Buffer { digits in
+            for byte in bytes {
+                text.append(digits[Int(byte >> 4)])
+                text.append(digits[Int(byte & 0x0F)])
+            }
+        }
+    }
+
+    /// Ends the exchanges still open (their heads came but their bodies were never read) at their heads' time.
+    private static func endExchanges(_ state: inout State) {
+        guard !state.attempts.isEmpty else { return }
+        for exchange in state.attempts.values {
+            if let headAt = exchange.headAt { exchange.span.end(at: headAt) } else { exchange.span.end() }
+        }
+        state.attempts = [:]
+    }
+
+    /// OpenTelemetry's HTTP client attributes of a request to `url` (already redacted).
+    private static func attributes(method: String, url: String) -> SpanAttributes {
+        let (scheme, host, port) = MetricsObserver.Exchange.server(of: url)
+        var attributes: SpanAttributes = [:]
+        attributes["http.request.method"] = method
+        attributes["server.address"] = host
+        attributes["server.port"] = port.flatMap { Int($0) } ?? (scheme == "https" ? 443 : 80)
+        attributes["url.full"] = url
+        return attributes
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+    }
+}
+
+/// What a tracer injects, of which only the W3C fields are kept.
+struct TraceFields: Sendable {
+    var traceParent: String?
+    var traceState: String?
+}
+
+/// Takes the W3C `traceparent` and `tracestate` a tracer injects; drops the rest.
+struct TraceFieldsInjector: Injector {
+    func inject(_ value: String, forKey key: String, into carrier: inout TraceFields) {
+        switch key.lowercased() {
+        case "traceparent": carrier.traceParent = value
+        case "tracestate": carrier.traceState = value
+        default: break
+        }
+    }
+}

@@ -1,0 +1,187 @@
+public import Courier
+public import CoreMetrics
+public import CourierTransportCore
+import Foundation
+import Metrics
+import Synchronization
+
+/// Reports every call to swift-metrics, in OpenTelemetry's terms for HTTP clients, through
+/// whatever metrics backend the process bootstrapped (Prometheus, swift-otel, StatsD …):
+///
+/// - `http.client.request.duration` — a `Timer` per HTTP exchange (each attempt of a retried call,
+///   each redirect hop), from the moment it was handed to the transport to its last byte (to its
+///   head, or its failure, when the body was not read), with the attributes `http.request.method`,
+///   `server.address`, `server.port`, `url.scheme`, `http.response.status_code` (when a head came)
+///   and `error.type` (a failed exchange or an error status);
+/// - counters: `courier.client.retries` (a retry scheduled), `courier.client.retry_budget.exhausted`,
+///   `courier.client.deduplicated` (a call that joined one in flight) and `courier.client.cache`
+///   (dimension `outcome`: `freshHit`, `staleServed`, `revalidated`, `miss`, `stored`, `bypassed`)
+///   and `courier.client.connections` (dimension `outcome`: `new`, `reused`; an exchange's
+///   connection, where the transport can tell).
+///
+/// ```swift
+/// var configuration = NetworkClient.Configuration()
+/// configuration.observers = [MetricsObserver()]
+/// ```
+///
+/// It runs off the calls' path, like every ``CallObserver``.
+public struct MetricsObserver: CallObserver {
+    /// The duration metric's label (OpenTelemetry's name).
+    public static let durationLabel = "http.client.request.duration"
+
+    private let handles: Handles
+
+    /// An observer reporting through `factory` (by default the one `MetricsSystem` was
+    /// bootstrapped with; a test passes MetricsTestKit's `TestMetrics`).
+    public init(factory: any MetricsFactory = MetricsSystem.factory) {
+        handles = Handles(factory: factory)
+    }
+
+    /// False: it reads whole timelines only.
+    public var observesEachEvent: Bool { false }
+
+    public func callEnded(_ events: [CallEvent]) {
+        var method = "GET"
+        var exchanges: [Exchange] = []
+        for event in events {
+            switch event.kind {
+            case .callStarted(let name, _):
+                method = name
+            case .attemptStarted(let url):
+                exchanges.append(Exchange(attempt: event.attempt, url: url, start: event.at, end: event.at))
+            case .responseHead(let status):
+                Self.update(&exchanges, event.attempt) {
+                    $0.status = status
+                    $0.end = event.at
+                }
+            case .attemptFailed(let reason):
+                Self.update(&exchanges, event.attempt) {
+                    $0.error = reason
+                    $0.end = event.at
+                }
+            case .bodyDone:
+                Self.update(&exchanges, event.attempt) { $0.end = event.at }
+            case .retryScheduled:
+                handles.counter("courier.client.retries").increment()
+            case .retryAbandoned(let reason) where reason.contains("budget"):
+                handles.counter("courier.client.retry_budget.exhausted").increment()
+            case .connection(_, let reused):
+                handles.counter("courier.client.connections", outcome: reused ? "reused" : "new").increment()
+            case .joined:
+                handles.counter("courier.client.deduplicated").increment()
+            case .cache(let outcome):
+                handles.counter("courier.client.cache", outcome: outcome.rawValue).increment()
+            default:
+                break
+            }
+        }
+        for exchange in exchanges {
+            let duration = exchange.end - exchange.start
+            let nanoseconds = duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+            handles.timer(for: exchange, method: method).recordNanoseconds(nanoseconds)
+        }
+    }
+
+    /// Applies `change` to the exchange numbered `attempt` (the last ones are the likely ones).
+    private static func update(_ exchanges: inout [Exchange], _ attempt: Int, _ change: (inout Exchange) -> Void) {
+        guard let index = exchanges.lastIndex(where: { $0.attempt == attempt }) else { return }
+        change(&exchanges[index])
+    }
+
+    /// The metrics made so far, each made once: making a `Timer` or a `Counter` — its label and
+    /// dimensions handed to the factory — for every exchange cost more than the rest of the
+    /// observer (callgrind). At most 1,024 distinct timers are kept; then they are made afresh.
+    final class Handles: Sendable {
+        /// What tells one duration timer from another: the dimensions' sources.
+        struct Key: Hashable {
+            var method: String
+            /// `scheme://authority` of the exchange's URL.
+            var origin: Substring
+            var status: Int?
+            var error: String?
+        }
+
+        let factory: any MetricsFactory
+        private let timers = Mutex<[Key: Timer]>([:])
+        private let counters = Mutex<[String: Counter]>([:])
+
+        init(factory: any MetricsFactory) {
+            self.factory = factory
+        }
+
+        func timer(for exchange: Exchange, method: String) -> Timer {
+            let key = Key(method: method, origin: exchange.origin, status: exchange.status, error: exchange.error)
+            if let timer = timers.withLock({ $0[key] }) { return timer }
+            let timer = Timer(label: MetricsObserver.durationLabel, dimensions: exchange.dimensions(method: method), factory: factory)
+            timers.withLock { timers in
+                if timers.count >= 1024 { timers = [:] }
+                timers[key] = timer
+            }
+            return timer
+        }
+
+        func counter(_ label: String, outcome: String? = nil) -> Counter {
+            let key = outcome.map { label + "/" + $0 } ?? label
+            if let counter = counters.withLock({ $0[key] }) { return counter }
+            let counter = Counter(label: label, dimensions: outcome.map { [("outcome", $0)] } ?? [], factory: factory)
+            counters.withLock { $0[key] = counter }
+            return counter
+        }
+    }
+
+    /// One HTTP exchange as the events tell it.
+    struct Exchange {
+        let attempt: Int
+        let url: String
+        let start: ContinuousClock.Instant
+        var end: ContinuousClock.Instant
+        var status: Int?
+        var error: String?
+
+        /// `scheme://authority` of ``url``: what its server attributes are read from.
+        var origin: Substring {
+            guard let start = Redactor.authorityStart(url) else { return url[...] }
+            return url[..<Redactor.authorityEnd(url, from: start)]
+        }
+
+        /// OpenTelemetry's HTTP client attributes.
+        func dimensions(method: String) -> [(String, String)] {
+            let (scheme, host, port) = Self.server(of: url)
+            var dimensions: [(String, String)] = [
+                ("http.request.method", method),
+                ("server.address", host),
+                ("server.port", port ?? (scheme == "https" ? "443" : "80")),
+                ("url.scheme", scheme),
+            ]
+            if let status { dimensions.append(("http.response.status_code", String(status))) }
+            if let error {
+                dimensions.append(("error.type", Self.errorType(error)))
+            } else if let status, status >= 400 {
+                dimensions.append(("error.type", String(status)))
+            }
+            return dimensions
+        }
+
+        /// OpenTelemetry's `error.type` of a failure as the timeline names it: the name without its
+        /// details (`networkError(-1004 cannotConnectToHost)` → `cannotConnectToHost`).
+        static func errorType(_ reason: String) -> String {
+            reason.split(separator: " ").last.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "()")) } ?? reason
+        }
+
+        /// The scheme, host and port of an absolute URL, read off its text (cheaper than
+        /// `URLComponents`, and these URLs are the client's own: `scheme://host[:port]/…`).
+        static func server(of url: String) -> (scheme: String, host: String, port: String?) {
+            guard let start = Redactor.authorityStart(url) else { return ("http", "", nil) }
+            let scheme = url[..<url.utf8.index(start, offsetBy: -3)].lowercased()
+            let authority = url[start..<Redactor.authorityEnd(url, from: start)]
+            let hostAndPort = authority.split(separator: "@").last ?? authority
+            if hostAndPort.hasPrefix("["), let close = hostAndPort.firstIndex(of: "]") {
+                let host = String(hostAndPort[hostAndPort.index(after: hostAndPort.startIndex)..<close])
+                let after = hostAndPort[hostAndPort.index(after: close)...]
+                return (scheme, host, after.hasPrefix(":") ? String(after.dropFirst()) : nil)
+            }
+            let parts = hostAndPort.split(separator: ":", maxSplits: 1)
+            return (scheme, String(parts.first ?? "").lowercased(), parts.count > 1 ? String(parts[1]) : nil)
+        }
+    }
+}

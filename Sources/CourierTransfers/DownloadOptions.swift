@@ -1,0 +1,52 @@
+/// How ``NetworkClient/download(_:to:options:progress:)`` fetches a file.
+///
+/// ```swift
+/// var options = DownloadOptions()
+/// options.checksum = "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+/// let file = try await client.download(Assets.archive, to: target, options: options)
+/// ```
+public import Courier
+import CourierTransportCore
+
+public struct DownloadOptions: Sendable {
+    /// Whether an earlier, interrupted download to the same target is continued.
+    public enum Resume: Sendable, Equatable {
+        /// Always start from the first byte (what was there is replaced at the end, as ever).
+        case never
+        /// Continue a partial file left by an earlier download of the same URL, when it recorded a
+        /// strong validator: asked with `Range` and `If-Range`, so a changed file comes whole.
+        case whenValid
+        /// As ``whenValid``; and when there is no usable state, take the bytes already there —
+        /// the partial file, or else the target file itself — as the file's beginning, asked with
+        /// `Range` alone (curl's `--continue-at -`). A complete file is then not fetched again.
+        case fromExistingBytes
+    }
+
+    /// Whether to continue an interrupted download (``Resume/whenValid`` by default).
+    public var resume: Resume
+    /// The file's expected SHA-256 as `sha256:` and 64 hex digits; checked before the file is
+    /// put in place. A mismatch is ``FileFailure/checksumMismatch(expected:actual:)`` and
+    /// nothing is kept.
+    public var checksum: String?
+    /// No bytes for this long fails the transfer with `.timedOut` (then resumed under the retry
+    /// policy); nil waits for ever. The endpoint's timeout bounds only the wait for each head.
+    public var idleTimeout: Duration?
+    /// A body cut off mid-way is resumed within the same call under this policy's attempts,
+    /// backoff and retryable errors; nil takes the client's ``RetryMiddleware``'s policy, and a
+    /// client without one does not resume within a call (the partial file stays for the next).
+    public var retry: RetryPolicy?
+    /// The largest file accepted, in bytes; nil accepts any size (the disk is the bound).
+    public var maxBytes: Int64?
+
+    /// Options that resume when they can, with a 60 s idle timeout and no checksum.
+    public init(
+        resume: Resume = .whenValid, checksum: String? = nil, idleTimeout: Duration? = .seconds(60),
+        retry: RetryPolicy? = nil, maxBytes: Int64? = nil
+    ) {
+        self.resume = resume
+        self.checksum = checksum
+        self.idleTimeout = idleTimeout
+        self.retry = retry
+        self.maxBytes = maxBytes
+    }
+}
