@@ -24,7 +24,7 @@ import Tracing
 /// The client is configured deliberately (see ``Settings``): a short connect timeout and no
 /// retrying a refused connection until that timeout, a pool sized for fan-out, no redirects
 /// followed (the client follows them, hop by hop), and bounded decompression.
-public final class HTTPClientTransport: ClientTransport, BufferingTransport, DeadlineAwareTransport, IdleTimeoutAwareTransport, Sendable {
+public final class HTTPClientTransport: CallTransport, Sendable {
     /// How the underlying `HTTPClient` is set up.
     public struct Settings: Sendable {
         /// Time allowed to establish a connection (a refused one fails at once).
@@ -168,11 +168,15 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
     }
 
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        try await send(request, body: body, baseURL: baseURL, context: CallContext.current ?? CallContext())
+    }
+
+    package func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: CallContext) async throws -> (HTTPResponse, HTTPBody?) {
         do {
-            if CallContext.current?.streamsResponse == true {
-                return try await stream(request, body: body, baseURL: baseURL)
+            if context.streamsResponse {
+                return try await stream(request, body: body, baseURL: baseURL, context: context)
             }
-            let (head, buffer) = try await exchange(request, body: body, baseURL: baseURL)
+            let (head, buffer) = try await exchange(request, body: body, baseURL: baseURL, context: context)
             guard let buffer, buffer.readableBytes > 0 else { return (head, nil) }
             return (head, HTTPBody(ArraySlice(buffer.readableBytesView)))
         } catch {
@@ -180,9 +184,11 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
         }
     }
 
-    package func sendBuffered(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (HTTPResponse, Data) {
+    package var buffers: Bool { true }
+
+    package func sendBuffered(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: CallContext) async throws -> (HTTPResponse, Data) {
         do {
-            let (head, buffer) = try await exchange(request, body: body, baseURL: baseURL)
+            let (head, buffer) = try await exchange(request, body: body, baseURL: baseURL, context: context)
             guard let buffer, buffer.readableBytes > 0 else { return (head, Data()) }
             return (head, buffer.getData(at: buffer.readerIndex, length: buffer.readableBytes, byteTransferStrategy: .automatic) ?? Data())
         } catch {
@@ -196,14 +202,13 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
     }
 
     /// One request through AsyncHTTPClient, the whole body accumulated within the context's limit.
-    private func exchange(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (HTTPResponse, ByteBuffer?) {
-        let context = CallContext.current
+    private func exchange(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: CallContext) async throws -> (HTTPResponse, ByteBuffer?) {
         var built = try await Self.outgoing(request, body: body, baseURL: baseURL, group: client.eventLoopGroup)
         let marker = markConnection(&built.headers, context)
         let outgoing = built
         defer { if let marker { ConnectionUse.finish(marker) } }
-        let limit = min(context?.maxResponseBytes ?? Int(UInt32.max), Int(UInt32.max))
-        let deadline = context?.deadline ?? (ContinuousClock.now + defaultTimeout)
+        let limit = min(context.maxResponseBytes ?? Int(UInt32.max), Int(UInt32.max))
+        let deadline = context.deadline ?? (ContinuousClock.now + defaultTimeout)
         let lease = affinity.acquire(fallback: client.eventLoopGroup.any())
         defer { affinity.release(lease) }
         let loop = lease.loop
@@ -251,8 +256,7 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
     /// of the delegate API, and a watchdog task in front of the reader costs a second hand-over
     /// per network read — 0.73× raw AsyncHTTPClient in events per CPU-second. Cancelling the
     /// task that reads the body, or dropping the body, cancels the request and closes its connection.
-    private func stream(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> (HTTPResponse, HTTPBody?) {
-        let context = CallContext.current
+    private func stream(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: CallContext) async throws -> (HTTPResponse, HTTPBody?) {
         var outgoing = HTTPClientRequest(url: URLJoin.join(baseURL, request.path ?? "/"))
         outgoing.method = .init(rawValue: request.method.rawValue)
         for field in request.headerFields {
@@ -265,10 +269,10 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
             if case .known(let count) = body.length { length = .known(count) } else { length = .unknown }
             outgoing.body = .stream(body.map { ByteBuffer(bytes: $0) }, length: length)
         }
-        let deadline = context?.deadline ?? (ContinuousClock.now + defaultTimeout)
+        let deadline = context.deadline ?? (ContinuousClock.now + defaultTimeout)
         let remaining = max(.zero, ContinuousClock.now.duration(to: deadline))
         let client =
-            proxiedClient(for: outgoing.url, stream: .some(context?.idleTimeout)) ?? streamingClient(idleTimeout: context?.idleTimeout) ?? self.client
+            proxiedClient(for: outgoing.url, stream: .some(context.idleTimeout)) ?? streamingClient(idleTimeout: context.idleTimeout) ?? self.client
         let response = try await client.execute(outgoing, deadline: .now() + TimeAmount(remaining), logger: nil)
         let length = response.headers.first(name: "content-length").flatMap(Int64.init).map(HTTPBody.Length.known) ?? .unknown
         let bytes = HTTPBody(response.body.map { ArraySlice($0.readableBytesView) }, length: length, iterationBehavior: .single)
@@ -279,16 +283,16 @@ public final class HTTPClientTransport: ClientTransport, BufferingTransport, Dea
     /// (``ConnectionUse``) and returns it, for `ConnectionUse.finish(_:)` once the exchange is over;
     /// nil (nothing added) when nobody records the call, or over a client this transport did not
     /// configure (no handler there would take the marker off).
-    private func markConnection(_ headers: inout HTTPHeaders, _ context: CallContext?) -> String? {
-        guard settings != nil, let recorder = context?.recorder else { return nil }
+    private func markConnection(_ headers: inout HTTPHeaders, _ context: CallContext) -> String? {
+        guard settings != nil, let recorder = context.recorder else { return nil }
         let marker = ConnectionUse.register(recorder)
         headers.add(name: ConnectionUse.field, value: marker)
         return marker
     }
 
-    /// Whether streamed bodies get `CallContext.idleTimeout` from AsyncHTTPClient's read timeout
-    /// (true unless the transport runs over a client it did not configure).
-    public var enforcesIdleTimeout: Bool { settings != nil }
+    /// The whole-call deadline, always; the idle timeout of streamed bodies (AsyncHTTPClient's read
+    /// timeout) unless the transport runs over a client it did not configure.
+    public var capabilities: TransportCapabilities { settings != nil ? [.deadline, .idleTimeout] : [.deadline] }
 
     /// The client for streams with `idleTimeout`, made on first use with this transport's
     /// settings — without decompression: an event stream is not worth compressing (gzip holds

@@ -29,7 +29,7 @@ extension CacheMiddleware {
         var updated = Self.freshened(chosen, with: head, requestTime: requestTime, responseTime: clock())
         updated.varyValues = CachedResponse.varyValues(exchange.request.headerFields, vary: updated.value(.vary))
         save(updated, exchange, freshened: true)
-        return serve(updated, age: CacheFreshness.age(updated, now: clock()), method: exchange.request.method)
+        return serve(updated, age: CacheFreshness.age(updated, now: clock()), method: exchange.request.method, context: exchange.context)
     }
 
     /// Validates `entry` with the origin: a 304 freshens and serves it; a failure may serve it stale.
@@ -49,8 +49,8 @@ extension CacheMiddleware {
             let strict = freshness.directives.mustRevalidate || freshness.directives.noCache
             if exchange.policy == .preferCache || (!strict && !exchange.directives.noCache) {
                 logger.debug("serving stale after a network failure", metadata: ["cache.outcome": "stale-if-error"])
-                Self.note(.staleServed)
-                return serve(entry, age: CacheFreshness.age(entry, now: clock()), method: exchange.request.method)
+                Self.note(.staleServed, exchange.context)
+                return serve(entry, age: CacheFreshness.age(entry, now: clock()), method: exchange.request.method, context: exchange.context)
             }
             if strict { return Self.gatewayTimeout() }
             throw error
@@ -60,13 +60,13 @@ extension CacheMiddleware {
             let updated = Self.freshened(entry, with: head, requestTime: requestTime, responseTime: clock())
             save(updated, exchange, freshened: true)
             logger.trace("cache revalidated", metadata: ["cache.outcome": "revalidated"])
-            Self.note(.revalidated)
-            return serve(updated, age: CacheFreshness.age(updated, now: clock()), method: exchange.request.method)
+            Self.note(.revalidated, exchange.context)
+            return serve(updated, age: CacheFreshness.age(updated, now: clock()), method: exchange.request.method, context: exchange.context)
         }
         if head.status.code >= 500, servesStaleOnError(freshness, exchange) {
             if let body { _ = try? await BodyCollector.collect(body, limit: exchange.limit) }
-            Self.note(.staleServed)
-            return serve(entry, age: CacheFreshness.age(entry, now: clock()), method: exchange.request.method)
+            Self.note(.staleServed, exchange.context)
+            return serve(entry, age: CacheFreshness.age(entry, now: clock()), method: exchange.request.method, context: exchange.context)
         }
         return try await admit(head, body, exchange, requestTime: requestTime)
     }
@@ -123,7 +123,7 @@ extension CacheMiddleware {
             data.append(contentsOf: chunk)
         }
         if data.count <= maxEntryBytes { save(entry(.data(data)), exchange) }
-        return (head, CollectedAnswer.body(data, for: CallContext.current?.collected))
+        return (head, CollectedAnswer.body(data, for: exchange.context?.collected))
     }
 
     /// A download's answer is not read here: a whole 200 in its own coding is offered to the
@@ -164,16 +164,16 @@ extension CacheMiddleware {
         let current = freshened ? exchange.stored : storage.variants(for: exchange.key)
         let others = current.filter { !$0.matches(exchange.request.headerFields) && $0.varyValues != entry.varyValues }
         let variants = Array(([entry] + others).prefix(Self.maxVariants))
-        if !freshened { Self.note(.stored) }
+        if !freshened { Self.note(.stored, exchange.context) }
         if freshened, let disk = storage as? DiskCacheStorage { return disk.storeSoon(variants, for: exchange.key) }
         storage.store(variants, for: exchange.key)
     }
 
     /// A stored response as served: its fields with the current `Age`, its body unless HEAD.
-    func serve(_ entry: CachedResponse, age: Double, method: HTTPRequest.Method) -> (HTTPResponse, HTTPBody?) {
+    func serve(_ entry: CachedResponse, age: Double, method: HTTPRequest.Method, context: CallContext?) -> (HTTPResponse, HTTPBody?) {
         var head = entry.head
         head.headerFields[.age] = String(Int(min(age, 2_147_483_648).rounded(.down)))
-        return (head, method == .head ? nil : body(entry.content, 0..<entry.bodyLength))
+        return (head, method == .head ? nil : body(entry.content, 0..<entry.bodyLength, context?.collected))
     }
 
     /// The bytes of a stored body in `range` as an HTTP body: the stored bytes (handed as they are
@@ -181,15 +181,15 @@ extension CacheMiddleware {
     /// a `NetworkClient` call, which collects the body whole anyway, a file body up to
     /// `maxEntryBytes` is read in one go and handed over (one copy instead of two and a chunk
     /// buffer per 64 KiB).
-    func body(_ content: CachedResponse.Content, _ range: Range<Int>) -> HTTPBody {
-        if case .file(let file) = content, CallContext.current?.collected != nil, range.count <= maxEntryBytes,
+    func body(_ content: CachedResponse.Content, _ range: Range<Int>, _ collected: CollectedAnswer?) -> HTTPBody {
+        if case .file(let file) = content, collected != nil, range.count <= maxEntryBytes,
             let data = file.data(in: range)
         {
-            return CollectedAnswer.body(data, for: CallContext.current?.collected)
+            return CollectedAnswer.body(data, for: collected)
         }
         return switch content {
         case .data(let data) where range.count == data.count:
-            CollectedAnswer.body(data, for: CallContext.current?.collected)
+            CollectedAnswer.body(data, for: collected)
         case .data(let data):
             HTTPBody(data[(data.startIndex + range.lowerBound)..<(data.startIndex + range.upperBound)])
         case .file(let file):
@@ -198,12 +198,12 @@ extension CacheMiddleware {
     }
 
     /// A 206 with `range` of a stored complete response.
-    func servePartial(_ entry: CachedResponse, _ range: ByteRange, age: Double, method: HTTPRequest.Method) -> (HTTPResponse, HTTPBody?) {
-        var (head, _) = serve(entry, age: age, method: method)
+    func servePartial(_ entry: CachedResponse, _ range: ByteRange, age: Double, method: HTTPRequest.Method, context: CallContext?) -> (HTTPResponse, HTTPBody?) {
+        var (head, _) = serve(entry, age: age, method: method, context: context)
         head.status = .partialContent
         head.headerFields[.contentRange] = "bytes \(range.first)-\(range.last)/\(entry.bodyLength)"
         head.headerFields[.contentLength] = String(range.last - range.first + 1)
-        return (head, method == .head ? nil : body(entry.content, range.first..<(range.last + 1)))
+        return (head, method == .head ? nil : body(entry.content, range.first..<(range.last + 1), context?.collected))
     }
 
     /// `head` without the fields never stored.
@@ -246,7 +246,7 @@ extension CacheMiddleware {
 
     /// A POST answer with explicit freshness whose `Content-Location` is its own URL is what a
     /// GET of that URL would get (RFC 9111 §4, RFC 9110 §9.3.3): stored for it.
-    func storePost(_ answer: (HTTPResponse, HTTPBody?), key: String, limit: Int) async throws -> (HTTPResponse, HTTPBody?) {
+    func storePost(_ answer: (HTTPResponse, HTTPBody?), key: String, limit: Int, context: CallContext?) async throws -> (HTTPResponse, HTTPBody?) {
         let (head, body) = answer
         let directives = CacheControl(head.headerFields[values: .cacheControl])
         guard [200, 203].contains(head.status.code), directives.has("max-age") || head.headerFields[.expires] != nil,
@@ -256,11 +256,11 @@ extension CacheMiddleware {
         if let body, case .known(let length) = body.length, length > maxEntryBytes { return answer }
         var data = Data()
         if let body { data = try await BodyCollector.collect(body, limit: limit) }
-        guard data.count <= maxEntryBytes else { return (head, CollectedAnswer.body(data, for: CallContext.current?.collected)) }
+        guard data.count <= maxEntryBytes else { return (head, CollectedAnswer.body(data, for: context?.collected)) }
         let now = clock()
         storage.store(
             [CachedResponse(url: key, head: Self.storedHead(head), body: data, requestTime: now, responseTime: now, varyValues: [:])], for: key)
-        return (head, CollectedAnswer.body(data, for: CallContext.current?.collected))
+        return (head, CollectedAnswer.body(data, for: context?.collected))
     }
 
     /// Forgets what is stored for `key` and the same-origin `Location` / `Content-Location` of `head`.

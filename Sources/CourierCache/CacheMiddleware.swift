@@ -1,5 +1,5 @@
-public import Courier
-import CourierTransportCore
+import Courier
+public import CourierTransportCore
 public import Foundation
 public import HTTPTypes
 public import Logging
@@ -27,7 +27,7 @@ public import OpenAPIRuntime
 ///
 /// Put it after ``RetryMiddleware`` and before ``LoggingMiddleware`` so that a hit is never
 /// retried and the log shows what went to the network.
-public final class CacheMiddleware: ClientMiddleware, Sendable {
+public final class CacheMiddleware: ClientMiddleware, CallMiddleware, Sendable {
     /// Where responses are kept.
     public let storage: any CacheStorage
     /// The largest body it holds in memory to store. A larger one (declared, or growing past it
@@ -76,26 +76,36 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let context = CallContext.current
+        try await intercept(request, body: body, baseURL: baseURL, operationID: operationID, context: CallContext.current, next: next)
+    }
+
+    package func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        baseURL: URL,
+        operationID: String,
+        context: CallContext?,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
         // A streamed answer passes by — but for a download to a file through a disk store, which
         // is served from the store (its body file checked first) and stored by linking the
         // finished file (see DownloadStoreOffer).
         var download: DownloadStoreOffer?
         if context?.streamsResponse == true {
             guard let handOff = context?.downloadOffer, storage is DiskCacheStorage, request.method == .get else {
-                Self.note(.bypassed)
+                Self.note(.bypassed, context)
                 return try await next(request, body, baseURL)
             }
             download = handOff
         }
         let key = Self.key(request.path ?? "/", baseURL) + CacheCredentials.keySuffix(request.headerFields, key: storage.credentialKey)
         guard request.method == .get || request.method == .head else {
-            Self.note(.bypassed)
+            Self.note(.bypassed, context)
             let answer = try await next(request, body, baseURL)
             if !Self.safeMethods.contains(request.method), (200..<400).contains(answer.0.status.code) {
                 invalidate(key, after: answer.0)
                 if request.method == .post {
-                    return try await storePost(answer, key: key, limit: context?.maxResponseBytes ?? ReplayableBody.limit)
+                    return try await storePost(answer, key: key, limit: context?.maxResponseBytes ?? ReplayableBody.limit, context: context)
                 }
             }
             return answer
@@ -103,7 +113,7 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
         let chosen = context?.traits.cachePolicy ?? .standard
         let exchange = Exchange(
             request: request, baseURL: baseURL, key: key, policy: chosen == .standard ? defaultPolicy : chosen,
-            limit: context?.maxResponseBytes ?? ReplayableBody.limit, download: download)
+            limit: context?.maxResponseBytes ?? ReplayableBody.limit, download: download, context: context)
         return try await lookup(exchange, next: next)
     }
 
@@ -116,6 +126,8 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
         let limit: Int
         /// For a download to a file: where the finished file is offered to the store.
         let download: DownloadStoreOffer?
+        /// The call's context (its timeline, where a collected answer is handed over), if any.
+        let context: CallContext?
         /// The variants the lookup found (what a 304's update is stored among).
         var stored: [CachedResponse] = []
         var directives: CacheControl { CacheControl(request.headerFields) }
@@ -130,11 +142,11 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
         let conditional = Self.conditionalFields.contains { request.headerFields[$0] != nil }
         let variants = exchange.policy == .reload || conditional ? [] : storage.variants(for: exchange.key)
         exchange.stored = variants
-        if exchange.policy == .offline { return serveOffline(variants, request) }
+        if exchange.policy == .offline { return serveOffline(variants, request, exchange.context) }
         guard let entry = variants.first(where: { $0.matches(request.headerFields) }) else {
             if directives.onlyIfCached { return Self.gatewayTimeout() }
             logger.trace("cache miss", metadata: ["cache.outcome": "miss"])
-            Self.note(.miss)
+            Self.note(.miss, exchange.context)
             let stored = variants.filter { $0.value(.eTag) != nil && !$0.varyNames.contains("*") }
             if !stored.isEmpty, !conditional, exchange.policy != .reload, request.headerFields[.range] == nil {
                 return try await selectVariant(stored, exchange, next: next)
@@ -150,38 +162,38 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
             if !validates, Self.acceptable(freshness, request: directives), entry.status == 200,
                 let bytes = ByteRange(range, length: entry.bodyLength)
             {
-                return servePartial(entry, bytes, age: freshness.age, method: request.method)
+                return servePartial(entry, bytes, age: freshness.age, method: request.method, context: exchange.context)
             }
             return try await fetch(exchange, next: next)
         }
         if !validates, immutable || Self.acceptable(freshness, request: directives) {
             logger.trace("cache hit", metadata: ["cache.outcome": "hit"])
-            Self.note(.freshHit)
-            return serve(entry, age: freshness.age, method: request.method)
+            Self.note(.freshHit, exchange.context)
+            return serve(entry, age: freshness.age, method: request.method, context: exchange.context)
         }
         if directives.onlyIfCached { return Self.gatewayTimeout() }
         if !validates, !freshness.directives.mustRevalidate, let window = freshness.directives.staleWhileRevalidate,
             freshness.staleness <= window
         {
             logger.trace("cache hit (stale while revalidate)", metadata: ["cache.outcome": "stale"])
-            Self.note(.staleServed)
-            return serve(entry, age: freshness.age, method: request.method)
+            Self.note(.staleServed, exchange.context)
+            return serve(entry, age: freshness.age, method: request.method, context: exchange.context)
         }
         return try await validate(entry, freshness: freshness, exchange, next: next)
     }
 
     /// `CachePolicy.offline`: the matching stored response however stale (a range of it when
     /// asked), or a 504 without touching the network.
-    private func serveOffline(_ variants: [CachedResponse], _ request: HTTPRequest) -> (HTTPResponse, HTTPBody?) {
+    private func serveOffline(_ variants: [CachedResponse], _ request: HTTPRequest, _ context: CallContext?) -> (HTTPResponse, HTTPBody?) {
         guard let entry = variants.first(where: { $0.matches(request.headerFields) }) else {
             logger.trace("cache miss (offline)", metadata: ["cache.outcome": "offline-miss"])
             return Self.gatewayTimeout()
         }
         let age = CacheFreshness.age(entry, now: clock())
         if let range = request.headerFields[.range], entry.status == 200, let bytes = ByteRange(range, length: entry.bodyLength) {
-            return servePartial(entry, bytes, age: age, method: request.method)
+            return servePartial(entry, bytes, age: age, method: request.method, context: context)
         }
-        return serve(entry, age: age, method: request.method)
+        return serve(entry, age: age, method: request.method, context: context)
     }
 
     /// Whether a stored response may answer a request with `request` directives without validation.
@@ -193,9 +205,9 @@ public final class CacheMiddleware: ClientMiddleware, Sendable {
         return freshness.staleness <= maxStale
     }
 
-    /// Records `outcome` in the current call's timeline, if it has one.
-    static func note(_ outcome: CallEvent.CacheOutcome) {
-        CallContext.current?.recorder?.record(.cache(outcome))
+    /// Records `outcome` in the timeline of the call `context` describes, if it has one.
+    static func note(_ outcome: CallEvent.CacheOutcome, _ context: CallContext?) {
+        context?.recorder?.record(.cache(outcome))
     }
 
     /// The primary cache key: the absolute URL.

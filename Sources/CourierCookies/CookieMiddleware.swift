@@ -1,5 +1,5 @@
 import Courier
-import CourierTransportCore
+public import CourierTransportCore
 public import Foundation
 public import HTTPTypes
 public import OpenAPIRuntime
@@ -19,7 +19,7 @@ public import OpenAPIRuntime
 /// Put it before ``CacheMiddleware``, so that the cache sees the `Cookie` a request carries (and
 /// keeps answers to different sessions apart). A `Cookie` the request already has comes first,
 /// the jar's after it.
-public struct CookieMiddleware: ClientMiddleware, Sendable {
+public struct CookieMiddleware: ClientMiddleware, CallMiddleware, Sendable {
     /// Where the cookies are.
     public let jar: CookieJar
 
@@ -33,6 +33,17 @@ public struct CookieMiddleware: ClientMiddleware, Sendable {
         body: HTTPBody?,
         baseURL: URL,
         operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        try await intercept(request, body: body, baseURL: baseURL, operationID: operationID, context: CallContext.current, next: next)
+    }
+
+    package func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        baseURL: URL,
+        operationID: String,
+        context: CallContext?,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         guard let url = URL(string: URLJoin.join(baseURL, request.path ?? "/")) else { return try await next(request, body, baseURL) }

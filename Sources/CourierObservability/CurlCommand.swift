@@ -66,7 +66,7 @@ enum CurlCommand {
 }
 
 /// A transport that keeps the request it is given and sends nothing.
-final class CapturingTransport: ClientTransport, Sendable {
+final class CapturingTransport: CallTransport, Sendable {
     /// What the transport was given.
     struct Request: Sendable {
         enum Body: Sendable {
@@ -87,10 +87,17 @@ final class CapturingTransport: ClientTransport, Sendable {
     private let state = Mutex<Request?>(nil)
     var captured: Request? { state.withLock { $0 } }
 
+    /// The client's deadline and idle timeout apply as they would to the real transport.
+    var capabilities: TransportCapabilities { [] }
+
     func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        try await send(request, body: body, baseURL: baseURL, context: CallContext.current ?? CallContext())
+    }
+
+    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: CallContext) async throws -> (HTTPResponse, HTTPBody?) {
         var shown = Request.Body.none
         if let body {
-            if let file = CallContext.current?.requestFile?.of(body) {
+            if let file = context.requestFile?.of(body) {
                 shown = .file(file.path)
             } else {
                 let data = try await BodyCollector.collect(body, limit: 1 << 20)

@@ -1,5 +1,5 @@
 import Courier
-import CourierTransportCore
+public import CourierTransportCore
 public import Foundation
 public import HTTPTypes
 public import OpenAPIRuntime
@@ -22,7 +22,7 @@ import Synchronization
 /// The file is rewritten whole (a temporary file renamed over it, mode 0600) as each exchange
 /// ends, so it is a complete log at every moment; an entry's response body is filled in when it
 /// has been read (a body nobody read stays empty, its size -1).
-public final class HARRecorder: ClientMiddleware, Sendable {
+public final class HARRecorder: ClientMiddleware, CallMiddleware, Sendable {
     /// Where the log is written.
     public let file: URL
     /// Request and response bodies are kept up to this many bytes (the rest is left out, noted
@@ -50,7 +50,18 @@ public final class HARRecorder: ClientMiddleware, Sendable {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let redactor = Redactor(secrets: (CallContext.current?.secrets ?? []) + Self.credentials(in: request.headerFields))
+        try await intercept(request, body: body, baseURL: baseURL, operationID: operationID, context: CallContext.current, next: next)
+    }
+
+    package func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        baseURL: URL,
+        operationID: String,
+        context: CallContext?,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let redactor = Redactor(secrets: (context?.secrets ?? []) + Self.credentials(in: request.headerFields))
         let started = Date()
         let clock = ContinuousClock.now
         var sent = body
@@ -74,7 +85,7 @@ public final class HARRecorder: ClientMiddleware, Sendable {
             throw error
         }
         entry.timings.wait = Self.milliseconds(since: clock)
-        entry.connection = Self.connection()
+        entry.connection = Self.connection(context?.recorder)
         entry.response = HAREntry.Response(head, redactor: redactor, baseURL: baseURL)
         let index = append(entry)
         guard let responseBody else {
@@ -97,8 +108,8 @@ public final class HARRecorder: ClientMiddleware, Sendable {
 
     /// The connection the exchange under way went out on, when the call is recorded and its
     /// transport told it (`CallEvent.Kind.connection`).
-    static func connection() -> String? {
-        guard let recorder = CallContext.current?.recorder else { return nil }
+    static func connection(_ recorder: CallRecorder?) -> String? {
+        guard let recorder else { return nil }
         let events = recorder.events
         guard let attempt = events.last(where: { if case .attemptStarted = $0.kind { true } else { false } })?.attempt else { return nil }
         for event in events.reversed() where event.attempt == attempt {

@@ -1,12 +1,14 @@
 public import Foundation
 
-/// Per-call facts that travel with the task through middlewares to the transport.
+/// Per-call facts that travel with a call through middlewares to the transport.
 ///
-/// `NetworkClient` sets ``current`` for each call; middlewares and transports read it. A call
-/// that does not come from a `NetworkClient` (an OpenAPI-generated client, say) has none, and
-/// middlewares fall back to what the request itself says (method, headers). Only the client
-/// makes and sets a context: code outside the package cannot forge one (raise a call's body
-/// limit, drop its secrets) for the middlewares and transports of another call.
+/// `NetworkClient` makes one per call and passes it as an argument through its pipeline, to
+/// Courier's own middlewares and transports. A middleware or transport of your own reads it as
+/// ``current`` — the one bridge, set only around calls whose chain holds one. A call that does
+/// not come from a `NetworkClient` (an OpenAPI-generated client, say) has none, and middlewares
+/// fall back to what the request itself says (method, headers). Only the client makes a
+/// context: code outside the package cannot forge one (raise a call's body limit, drop its
+/// secrets) for the middlewares and transports of another call.
 public struct CallContext: Sendable {
     /// When the whole call must be done (transports that support deadlines honour it).
     public var deadline: ContinuousClock.Instant?
@@ -20,7 +22,7 @@ public struct CallContext: Sendable {
     /// a stream instead of buffering it, and ``deadline`` bounds only the wait for the head.
     public var streamsResponse: Bool
     /// For a streamed body: no bytes for this long fails it with `URLError(.timedOut)`. Honoured by
-    /// an ``IdleTimeoutAwareTransport``; for others the client watches the body itself.
+    /// a transport whose ``TransportCapabilities`` say so; for others the client watches the body itself.
     public var idleTimeout: Duration?
     /// Where the call was sent first (its base URL, before any redirect): a middleware that
     /// attaches credentials sends them there and to origins it was told about, never to a
@@ -63,21 +65,11 @@ public struct CallContext: Sendable {
         self.idleTimeout = idleTimeout
     }
 
-    /// The context of the request this task is sending, if any.
+    /// The context of the request this task is sending, for a middleware or transport that is not
+    /// Courier's own (Courier's get it as an argument); nil outside a `NetworkClient` call.
     public static var current: CallContext? { task }
 
-    /// Where the client sets ``current``: not public, so it cannot be forged.
+    /// Where the client sets ``current`` — the library's one task-local, the bridge to middlewares
+    /// and transports that take no context: not public, so it cannot be forged.
     @TaskLocal package static var task: CallContext?
-}
-
-/// A transport that honours ``CallContext/deadline`` itself, so `NetworkClient` need not
-/// race the call against a timer.
-public protocol DeadlineAwareTransport: Sendable {}
-
-/// A transport that streams a response body as it arrives and may enforce
-/// ``CallContext/idleTimeout`` on it itself — cheaper than the client watching the body from a
-/// task of its own (one hand-over per network read instead of two).
-public protocol IdleTimeoutAwareTransport: Sendable {
-    /// Whether this instance enforces the idle timeout.
-    var enforcesIdleTimeout: Bool { get }
 }

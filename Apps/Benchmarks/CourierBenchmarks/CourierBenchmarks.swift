@@ -367,16 +367,18 @@ struct PassThrough: ClientMiddleware {
 
 /// Hides that the transport can buffer (it forwards `send` only), so the client collects the
 /// streamed `HTTPBody` itself; still deadline-aware, like the transport it wraps.
-struct StreamedBodyOnly: ClientTransport, DeadlineAwareTransport {
+struct StreamedBodyOnly: CapableTransport {
     let base: HTTPClientTransport
+    var capabilities: TransportCapabilities { [.deadline] }
     func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
         try await base.send(request, body: body, baseURL: baseURL, operationID: operationID)
     }
 }
 
 /// Answers every request at once with the same body: measures Courier's own per-call cost.
-struct InstantTransport: ClientTransport, DeadlineAwareTransport {
+struct InstantTransport: CapableTransport {
     let body: Data
+    var capabilities: TransportCapabilities { [.deadline] }
     func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
         (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), HTTPBody(self.body))
     }

@@ -14,24 +14,40 @@ import FoundationNetworking
 /// The model is swift-openapi-runtime's `UniversalClient.send`: one fold of the middlewares,
 /// one place that maps errors (the caller's `NetworkError(error)`).
 package struct CallPipeline: Sendable {
-    let transport: any ClientTransport
-    let middlewares: [any ClientMiddleware]
+    /// The transport: Courier's own (the context passed to it) or any other.
+    let transport: Stage<any CallTransport, any ClientTransport>
+    /// The middlewares, outermost first: Courier's own (the context passed to them) or any other.
+    let middlewares: [Stage<any CallMiddleware, any ClientMiddleware>]
     let limits: CallLimits
     let redirects: RedirectPolicy
     let insecureHostsAllowed: Set<String>
     /// The transport, when no middleware needs the body as a stream and it can buffer itself.
-    let buffering: (any BufferingTransport)?
-    /// The transport bounds the whole call by ``CallContext/deadline`` itself.
-    let transportHandlesDeadline: Bool
+    let buffering: (any CallTransport)?
+    /// What the transport does on its own.
+    let capabilities: TransportCapabilities
+    /// Whether a stage takes no context and may read ``CallContext/current`` (the task-local
+    /// bridge is set only then).
+    let bridges: Bool
+
+    /// A transport or a middleware: Courier's own, or another that reads no context argument.
+    enum Stage<Own: Sendable, Other: Sendable>: Sendable {
+        case own(Own)
+        case other(Other)
+    }
 
     package init(_ configuration: NetworkClient.Configuration) {
-        transport = configuration.transport
-        middlewares = configuration.middlewares
+        let transport = configuration.transport
+        self.transport = (transport as? any CallTransport).map { .own($0) } ?? .other(transport)
+        middlewares = configuration.middlewares.map { middleware in
+            (middleware as? any CallMiddleware).map { .own($0) } ?? .other(middleware)
+        }
         limits = configuration.limits
         redirects = configuration.redirects
         insecureHostsAllowed = configuration.insecureHostsAllowed
-        buffering = configuration.middlewares.isEmpty ? configuration.transport as? any BufferingTransport : nil
-        transportHandlesDeadline = configuration.transport is any DeadlineAwareTransport
+        let own = transport as? any CallTransport
+        buffering = configuration.middlewares.isEmpty && own?.buffers == true ? own : nil
+        capabilities = (transport as? any CapableTransport)?.capabilities ?? []
+        bridges = own == nil || configuration.middlewares.contains { !($0 is any CallMiddleware) }
     }
 
     /// One hop's request.
@@ -49,8 +65,8 @@ package struct CallPipeline: Sendable {
     /// Sends `call`, follows its redirects, and collects the final body within the limits; the
     /// deadline bounds it all.
     package func collect(_ call: NetworkClient.Call, context: CallContext) async throws -> Collected {
-        try await CallContext.$task.withValue(context) {
-            if transportHandlesDeadline { return try await collectHops(call, context) }
+        try await bridged(context) {
+            if capabilities.contains(.deadline) { return try await collectHops(call, context) }
             return try await withDeadline(context.deadline ?? .now) { try await collectHops(call, context) }
         }
     }
@@ -58,10 +74,16 @@ package struct CallPipeline: Sendable {
     /// Sends `call` and follows its redirects, the final body handed back as it arrives; the
     /// deadline bounds the wait for the final head.
     func open(_ call: NetworkClient.Call, context: CallContext) async throws -> (HTTPResponse, HTTPBody?) {
-        try await CallContext.$task.withValue(context) {
-            if transportHandlesDeadline { return try await openHops(call, context) }
+        try await bridged(context) {
+            if capabilities.contains(.deadline) { return try await openHops(call, context) }
             return try await withDeadline(context.deadline ?? .now) { try await openHops(call, context) }
         }
+    }
+
+    /// Runs `body` with `context` as ``CallContext/current`` when a stage takes no context argument.
+    private func bridged<T: Sendable>(_ context: CallContext, _ body: () async throws -> T) async throws -> T {
+        guard bridges else { return try await body() }
+        return try await CallContext.$task.withValue(context) { try await body() }
     }
 
     private func collectHops(_ call: NetworkClient.Call, _ context: CallContext) async throws -> Collected {
@@ -91,7 +113,7 @@ package struct CallPipeline: Sendable {
             request: call.built.request, body: call.built.body, baseURL: call.built.baseURL,
             plainHTTPHost: call.built.plainHTTPHost)
         var hops = 0
-        let send = chain(operationID: call.operationID)
+        let send = chain(operationID: call.operationID, context: context)
         while true {
             try checkTransportSecurity(hop.plainHTTPHost)
             let (head, body) = try await send(hop.request, hop.body, hop.baseURL)
@@ -128,7 +150,7 @@ package struct CallPipeline: Sendable {
             let head: HTTPResponse
             let data: Data
             do {
-                (head, data) = try await buffering.sendBuffered(request, body: hop.body, baseURL: hop.baseURL)
+                (head, data) = try await buffering.sendBuffered(request, body: hop.body, baseURL: hop.baseURL, context: context)
             } catch {
                 recorder?.record(.attemptFailed(reason: NetworkError(error).logDescription))
                 throw error
@@ -139,7 +161,7 @@ package struct CallPipeline: Sendable {
             recorder?.record(.bodyDone(bytes: data.count))
             return (head, data)
         }
-        let next = chain(operationID: operationID)
+        let next = chain(operationID: operationID, context: context)
         let (head, body) = try await next(hop.request, hop.body, hop.baseURL)
         try checkHead(head)
         guard let body else { return (head, Data()) }
@@ -154,19 +176,19 @@ package struct CallPipeline: Sendable {
         return (head, data)
     }
 
-    /// The middlewares, outermost first, around the transport.
-    func chain(operationID: String) -> @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) {
+    /// The middlewares, outermost first, around the transport, for one call.
+    func chain(operationID: String, context: CallContext) -> @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) {
         let transport = self.transport
         var next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) = { request, body, baseURL in
             // Every HTTP exchange passes here, whichever middleware sent it (a retry, a
             // revalidation): the timeline's attempts.
-            guard let recorder = CallContext.current?.recorder else {
-                return try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
+            guard let recorder = context.recorder else {
+                return try await Self.send(request, body, baseURL, transport, operationID, context)
             }
             var request = request
-            Self.startAttempt(&request, baseURL: baseURL, recorder: recorder, secrets: CallContext.current?.secrets ?? [])
+            Self.startAttempt(&request, baseURL: baseURL, recorder: recorder, secrets: context.secrets)
             do {
-                let (head, responseBody) = try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
+                let (head, responseBody) = try await Self.send(request, body, baseURL, transport, operationID, context)
                 recorder.record(.responseHead(status: head.status.code))
                 return (head, responseBody)
             } catch {
@@ -176,9 +198,25 @@ package struct CallPipeline: Sendable {
         }
         for middleware in middlewares.reversed() {
             let inner = next
-            next = { try await middleware.intercept($0, body: $1, baseURL: $2, operationID: operationID, next: inner) }
+            switch middleware {
+            case .own(let middleware):
+                next = { try await middleware.intercept($0, body: $1, baseURL: $2, operationID: operationID, context: context, next: inner) }
+            case .other(let middleware):
+                next = { try await middleware.intercept($0, body: $1, baseURL: $2, operationID: operationID, next: inner) }
+            }
         }
         return next
+    }
+
+    /// One exchange through the transport.
+    private static func send(
+        _ request: HTTPRequest, _ body: HTTPBody?, _ baseURL: URL, _ transport: Stage<any CallTransport, any ClientTransport>,
+        _ operationID: String, _ context: CallContext
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        switch transport {
+        case .own(let transport): try await transport.send(request, body: body, baseURL: baseURL, context: context)
+        case .other(let transport): try await transport.send(request, body: body, baseURL: baseURL, operationID: operationID)
+        }
     }
 
     /// Records the start of an HTTP exchange of `request`; when the client traces, the request

@@ -174,7 +174,7 @@ public final class NetworkClient: NetworkProviding, Sendable {
                 throw call.statusMapping.error(for: head, body: bytes) ?? error
             }
             var body = opened
-            if let idleTimeout, let watched = body, (configuration.transport as? any IdleTimeoutAwareTransport)?.enforcesIdleTimeout != true {
+            if let idleTimeout, let watched = body, !pipeline.capabilities.contains(.idleTimeout) {
                 body = IdleWatchedBody.watch(watched, idleTimeout: idleTimeout)
             }
             // With a recorder, the call ends when its body does.

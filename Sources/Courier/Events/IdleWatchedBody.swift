@@ -7,7 +7,7 @@ import FoundationNetworking
 #endif
 
 /// Enforces an idle timeout on a streamed body from a transport that does not
-/// (`IdleTimeoutAwareTransport`): a task reads the body and passes its chunks on, while a
+/// (`TransportCapabilities.idleTimeout`): a task reads the body and passes its chunks on, while a
 /// watchdog beside it fails the body with `URLError(.timedOut)` after the given silence.
 /// Costs one more hand-over per chunk than a transport that watches itself.
 enum IdleWatchedBody {

@@ -28,7 +28,7 @@ public import OpenAPIRuntime
 /// refresh calls themselves). A request from outside a `NetworkClient` (an OpenAPI-generated
 /// client) has no call origin: it gets the token only with ``allowedOrigins`` set.
 /// A request that already has an `Authorization` field is left alone.
-public struct BearerTokenMiddleware: ClientMiddleware {
+public struct BearerTokenMiddleware: ClientMiddleware, CallMiddleware {
     /// The origins (scheme, host, port) the token may go to; empty: the origin of each call.
     public var allowedOrigins: [URL]
     /// A token expiring within this margin is refreshed before the call.
@@ -63,7 +63,18 @@ public struct BearerTokenMiddleware: ClientMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard request.headerFields[.authorization] == nil, wantsToken(baseURL) else {
+        try await intercept(request, body: body, baseURL: baseURL, operationID: operationID, context: CallContext.current, next: next)
+    }
+
+    package func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        baseURL: URL,
+        operationID: String,
+        context: CallContext?,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard request.headerFields[.authorization] == nil, wantsToken(baseURL, context) else {
             return try await next(request, body, baseURL)
         }
         var token = await self.token()
@@ -72,7 +83,7 @@ public struct BearerTokenMiddleware: ClientMiddleware {
         if let current = token, current.expires(within: refreshMargin), let refresher {
             refreshed = true
             do {
-                if let fresh = try await refresher.replacement(for: current, margin: refreshMargin) { token = fresh }
+                if let fresh = try await refresher.replacement(for: current, margin: refreshMargin, recorder: context?.recorder) { token = fresh }
             } catch {
                 // Send the old token anyway: the server has the last word (and the clock may be off).
                 if Task.isCancelled { throw CancellationError() }
@@ -82,12 +93,12 @@ public struct BearerTokenMiddleware: ClientMiddleware {
         }
         guard let sent = token else { return try await next(request, body, baseURL) }
         let (body, replayable) = try await ReplayableBody.make(body)
-        CallContext.current?.recorder?.record(.token(.attached))
+        context?.recorder?.record(.token(.attached))
         let (response, responseBody) = try await next(Self.authorized(request, sent), body, baseURL)
         guard response.status.code == 401, !refreshed, replayable, let refresher else { return (response, responseBody) }
         let fresh: BearerToken?
         do {
-            fresh = try await refresher.replacement(for: sent, margin: refreshMargin)
+            fresh = try await refresher.replacement(for: sent, margin: refreshMargin, recorder: context?.recorder)
         } catch {
             if Task.isCancelled { throw CancellationError() }
             let failure = NetworkError(error)
@@ -111,8 +122,7 @@ public struct BearerTokenMiddleware: ClientMiddleware {
         }
     }
 
-    private func wantsToken(_ baseURL: URL) -> Bool {
-        let context = CallContext.current
+    private func wantsToken(_ baseURL: URL, _ context: CallContext?) -> Bool {
         if context?.traits.authorization == CallTraits.Authorization.none { return false }
         if allowedOrigins.isEmpty { return context?.origin.map { Self.sameOrigin($0, baseURL) } ?? false }
         return allowedOrigins.contains { Self.sameOrigin($0, baseURL) }

@@ -17,7 +17,7 @@ import Synchronization
 /// caller that started it returns from its cancelled call once the shared request ends, since
 /// a middleware may not let the rest of the chain outlive its call.) Calls whose endpoint sets
 /// `CallTraits.deduplicable` to false, calls with a body and event streams always go alone.
-public final class DeduplicationMiddleware: ClientMiddleware, Sendable {
+public final class DeduplicationMiddleware: ClientMiddleware, CallMiddleware, Sendable {
     /// Header fields whose values tell callers apart: two calls that differ in one of them are
     /// never shared.
     public let identifyingFields: [HTTPField.Name]
@@ -39,7 +39,17 @@ public final class DeduplicationMiddleware: ClientMiddleware, Sendable {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let context = CallContext.current
+        try await intercept(request, body: body, baseURL: baseURL, operationID: operationID, context: CallContext.current, next: next)
+    }
+
+    package func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        baseURL: URL,
+        operationID: String,
+        context: CallContext?,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
         // A streamed answer (server-sent events) is read by one caller as it arrives: never shared.
         guard request.method == .get || request.method == .head, body == nil, context?.traits.deduplicable ?? true,
             context?.streamsResponse != true

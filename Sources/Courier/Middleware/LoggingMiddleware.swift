@@ -10,7 +10,7 @@ public import OpenAPIRuntime
 /// let client = NetworkClient(transport: HTTPClientTransport.shared,
 ///                            middlewares: [LoggingMiddleware(logger: Logger(label: "api"))])
 /// ```
-public struct LoggingMiddleware: ClientMiddleware {
+public struct LoggingMiddleware: ClientMiddleware, CallMiddleware {
     /// Where lines go.
     public var logger: Logger
     /// Level for the request/response lines.
@@ -35,8 +35,19 @@ public struct LoggingMiddleware: ClientMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
+        try await intercept(request, body: body, baseURL: baseURL, operationID: operationID, context: CallContext.current, next: next)
+    }
+
+    package func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        baseURL: URL,
+        operationID: String,
+        context: CallContext?,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
         var redactor = self.redactor
-        redactor.secrets += CallContext.current?.secrets.filter { $0.count >= 3 } ?? []
+        redactor.secrets += context?.secrets.filter { $0.count >= 3 } ?? []
         let target = redactor.url(URLJoin.join(baseURL, request.path ?? "/"))
         var metadata: Logger.Metadata = ["operation": "\(operationID)"]
         if logHeaders { metadata["headers"] = "\(redactor.headers(request.headerFields))" }

@@ -23,7 +23,7 @@ import FoundationNetworking
 /// never after cancellation; and never when the wait plus another attempt as long as the last
 /// would end after the call's deadline. The body is replayed when it can be read again (bytes, a
 /// form, a file); a one-shot stream is never buffered for a replay: such a call is sent once. Each retry is logged at `.notice`, secrets redacted, with its reason and delay.
-public struct RetryMiddleware: ClientMiddleware {
+public struct RetryMiddleware: ClientMiddleware, CallMiddleware {
     /// When to retry and how long to wait.
     public var policy: RetryPolicy
     /// The budget retries are taken from; nil retries without limit (per call, up to
@@ -60,7 +60,17 @@ public struct RetryMiddleware: ClientMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let context = CallContext.current
+        try await intercept(request, body: body, baseURL: baseURL, operationID: operationID, context: CallContext.current, next: next)
+    }
+
+    package func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        baseURL: URL,
+        operationID: String,
+        context: CallContext?,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
         let traits = context?.traits ?? CallTraits()
         let retriable = traits.isIdempotent(request.method) || request.headerFields[Self.idempotencyKey] != nil
         guard retriable, policy.maxAttempts > 1 else { return try await next(request, body, baseURL) }

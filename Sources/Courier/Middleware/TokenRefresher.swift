@@ -1,3 +1,4 @@
+import CourierTransportCore
 /// Runs at most one refresh per rejected token, however many calls ask for it at once.
 ///
 /// Calls that were refused with the same token share one refresh; a call that arrives after
@@ -24,11 +25,12 @@ actor TokenRefresher {
     }
 
     /// A token to use instead of `rejected` (nil: the caller had none), refreshing only when
-    /// the current token is still `rejected` (or expires within `margin`).
-    func replacement(for rejected: BearerToken?, margin: Duration) async throws -> BearerToken? {
+    /// the current token is still `rejected` (or expires within `margin`); the wait or the refresh
+    /// noted on `recorder`, the asking call's.
+    func replacement(for rejected: BearerToken?, margin: Duration, recorder: CallRecorder? = nil) async throws -> BearerToken? {
         let key = rejected?.value ?? ""
         if let flight = flights[key] {
-            CallContext.current?.recorder?.record(.token(.waited))
+            recorder?.record(.token(.waited))
             return try await flight.value
         }
         if let failure = failures[key], ContinuousClock.now - failure.at < failureMemory { throw failure.error }
@@ -39,7 +41,7 @@ actor TokenRefresher {
             return try await refresh(rejected)
         }
         flights[key] = flight
-        CallContext.current?.recorder?.record(.token(.refreshed))
+        recorder?.record(.token(.refreshed))
         defer { flights[key] = nil }
         do {
             return try await flight.value

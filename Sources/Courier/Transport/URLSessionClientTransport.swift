@@ -1,3 +1,4 @@
+public import CourierTransportCore
 public import Foundation
 public import HTTPTypes
 public import OpenAPIRuntime
@@ -21,10 +22,10 @@ public import FoundationNetworking
 /// Bounds that depend on the platform: on Linux, libcurl inflates a gzip body before the delegate
 /// sees a byte, so only the absolute byte count bounds a compressed body there (not a ratio);
 /// and a 3xx body is read whole before the redirect callback, so the call's deadline bounds it.
-/// The whole-call deadline is the client's (this transport is not a `DeadlineAwareTransport`:
+/// The whole-call deadline is the client's (its capabilities leave out `.deadline`:
 /// URLSession's timeout interval is an idle timeout, which a body dripping a byte a second never
 /// trips).
-public final class URLSessionClientTransport: ClientTransport, IdleTimeoutAwareTransport, Sendable {
+public final class URLSessionClientTransport: CallTransport, Sendable {
     /// A transport over a session with an ephemeral configuration.
     public static let shared = URLSessionClientTransport(session: URLSession(configuration: .ephemeral))
 
@@ -55,16 +56,19 @@ public final class URLSessionClientTransport: ClientTransport, IdleTimeoutAwareT
     }
 
     /// URLSession's request timeout is an idle timeout (no bytes for that long), so
-    /// `CallContext.idleTimeout` is enforced by URLSession itself.
-    public var enforcesIdleTimeout: Bool { true }
+    /// `CallContext.idleTimeout` is enforced by URLSession itself; the whole-call deadline is the client's.
+    public var capabilities: TransportCapabilities { [.idleTimeout] }
 
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        let context = CallContext.current
-        var urlRequest = try self.urlRequest(request, baseURL: baseURL)
-        if let idle = context?.idleTimeout { urlRequest.timeoutInterval = Self.seconds(idle) }
+        try await send(request, body: body, baseURL: baseURL, context: CallContext.current ?? CallContext())
+    }
+
+    package func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: CallContext) async throws -> (HTTPResponse, HTTPBody?) {
+        var urlRequest = try self.urlRequest(request, baseURL: baseURL, deadline: context.deadline)
+        if let idle = context.idleTimeout { urlRequest.timeoutInterval = Self.seconds(idle) }
         var upload: RequestBodyFile?
         if let body {
-            if let file = context?.requestFile?.of(body) {
+            if let file = context.requestFile?.of(body) {
                 upload = RequestBodyFile(path: file.path, temporary: false, progress: file.progress)
             } else if case .known(let length) = body.length, length <= Self.inMemoryBodyLimit {
                 urlRequest.httpBody = try await Data(collecting: body, upTo: Self.inMemoryBodyLimit)
@@ -90,7 +94,7 @@ public final class URLSessionClientTransport: ClientTransport, IdleTimeoutAwareT
         // cooperative threads creating tasks with it (a deadlock under parallel tests). A reader
         // slower than the network therefore lets the body queue up in memory on this transport;
         // the AsyncHTTPClient transport holds the server back instead (ByteStreamTests).
-        let limit = context?.streamsResponse == true ? nil : context?.maxResponseBytes
+        let limit = context.streamsResponse ? nil : context.maxResponseBytes
         let (http, bytes) = try await streaming.start(urlRequest, uploading: upload, limit: limit)
         // A HEAD answer, a 204 or a 304 declares a length it has no body for.
         let bodiless = request.method == .head || http.statusCode == 204 || http.statusCode == 304
@@ -105,7 +109,7 @@ public final class URLSessionClientTransport: ClientTransport, IdleTimeoutAwareT
     static let inMemoryBodyLimit = 1 << 20
 
     /// `request` as a `URLRequest`; its timeout (idle, in URLSession's meaning) the deadline's remainder.
-    private func urlRequest(_ request: HTTPRequest, baseURL: URL) throws -> URLRequest {
+    private func urlRequest(_ request: HTTPRequest, baseURL: URL, deadline: ContinuousClock.Instant?) throws -> URLRequest {
         guard let url = URL(string: URLJoin.join(baseURL, request.path ?? "/")) else {
             throw NetworkError.invalidURL
         }
@@ -118,7 +122,7 @@ public final class URLSessionClientTransport: ClientTransport, IdleTimeoutAwareT
         // Cookie pairs are joined with "; " (RFC 6265 §5.4); URLRequest would join fields with ",".
         let cookies = request.headerFields[values: .cookie]
         if !cookies.isEmpty { urlRequest.setValue(cookies.joined(separator: "; "), forHTTPHeaderField: "Cookie") }
-        if let deadline = CallContext.current?.deadline {
+        if let deadline {
             urlRequest.timeoutInterval = max(0.001, Self.seconds(ContinuousClock.now.duration(to: deadline)))
         }
         return urlRequest
