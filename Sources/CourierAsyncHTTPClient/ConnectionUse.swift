@@ -9,79 +9,103 @@ import Synchronization
 /// kept from an earlier request (`CallEvent.Kind.connection`), through AsyncHTTPClient's
 /// connection initializers — it has no other hook: its requests never learn their connection.
 ///
-/// Every connection the transport's clients open gets a handler, added by the connection
+/// Every connection a transport's clients open gets a handler, added by the connection
 /// initializers after the TLS handshake and before the first request: an HTTP/1.1 connection's
 /// in front of the request encoder, an HTTP/2 stream's in front of the HTTP/2 codec (the stream's
-/// handler counts the requests of the connection it belongs to). A request whose call is recorded
-/// carries a marker field naming its exchange (``field``); the handler takes the marker off before
-/// the head is encoded — it never reaches the network — and records on the exchange's recorder
-/// the connection's number and whether it served a request before. A request of a call nobody
-/// records carries no marker and costs the handler a counter and an atomic load.
-enum ConnectionUse {
-    /// The marker field's name.
-    static let field = "x-courier-exchange"
+/// handler counts the requests of the connection it belongs to). Nothing is added to a request:
+/// the handler tells exchanges apart by what it sees, the head it writes. An exchange of a
+/// recorded call registers its method, URL and header fields with its transport's
+/// `ConnectionUse`; the handler that writes a head takes the oldest registered exchange whose
+/// method matches, whose URL ends with the head's target, and whose fields all appear in the head
+/// (AsyncHTTPClient adds fields of its own; it removes none), and records on it the connection's
+/// number and whether the connection served a request before. Two requests alike in all of these,
+/// in flight at once, are indistinguishable on the wire too: each is told a connection that one
+/// of them used. A head no registered exchange matches (a request AsyncHTTPClient rewrote) leaves
+/// its exchange's connection unknown — never a wrong guess from an unrelated request. A request
+/// of a call nobody records registers nothing and costs the handler a counter and an atomic load.
+final class ConnectionUse: Sendable {
+    /// A recorded exchange waiting for its head to be written.
+    private struct Exchange {
+        let id: UInt64
+        let method: String
+        let url: String
+        let fields: [(name: String, value: String)]
+        let recorder: CallRecorder
 
-    /// Exchanges waiting for their head to be written, by marker.
-    private static let waiting = Mutex<[UInt64: CallRecorder]>([:])
-    /// How many are waiting: a handler reads this before looking for the marker.
-    private static let waitingCount = Atomic<Int>(0)
-    private static let nextExchange = Atomic<UInt64>(0)
-    private static let nextConnection = Atomic<UInt64>(0)
+        func matches(_ head: HTTPRequestHead) -> Bool {
+            guard head.method.rawValue == method, url.hasSuffix(head.uri) else { return false }
+            return fields.allSatisfy { field in head.headers[field.name].contains(field.value) }
+        }
+    }
 
-    /// Registers an exchange of the call `recorder` records; returns the marker its request carries.
-    static func register(_ recorder: CallRecorder) -> String {
+    private let waiting = Mutex<[Exchange]>([])
+    /// How many are waiting: a handler reads this before looking.
+    private let waitingCount = Atomic<Int>(0)
+    private let nextExchange = Atomic<UInt64>(0)
+    private let nextConnection = Atomic<UInt64>(0)
+
+    /// Registers an exchange of the call `recorder` records; returns its number, for ``finish(_:)``.
+    func register(_ recorder: CallRecorder, method: String, url: String, headers: HTTPHeaders) -> UInt64 {
         let id = nextExchange.add(1, ordering: .relaxed).newValue
-        waiting.withLock { $0[id] = recorder }
+        let exchange = Exchange(id: id, method: method, url: url, fields: headers.map { ($0.name, $0.value) }, recorder: recorder)
+        waiting.withLock { $0.append(exchange) }
         waitingCount.add(1, ordering: .releasing)
-        return String(id)
+        return id
     }
 
-    /// Forgets the exchange `marker` names (its head was written, or it failed before a connection).
-    static func finish(_ marker: String) {
-        guard let id = UInt64(marker), waiting.withLock({ $0.removeValue(forKey: id) }) != nil else { return }
-        waitingCount.subtract(1, ordering: .relaxed)
+    /// Forgets exchange `id` (its head was written, or it failed before a connection).
+    func finish(_ id: UInt64) {
+        let removed = waiting.withLock { waiting in
+            guard let index = waiting.firstIndex(where: { $0.id == id }) else { return false }
+            waiting.remove(at: index)
+            return true
+        }
+        if removed { waitingCount.subtract(1, ordering: .relaxed) }
     }
 
-    /// The recorder of the exchange `marker` names, once.
-    fileprivate static func take(_ marker: String) -> CallRecorder? {
-        guard let id = UInt64(marker), let recorder = waiting.withLock({ $0.removeValue(forKey: id) }) else { return nil }
-        waitingCount.subtract(1, ordering: .relaxed)
+    /// The recorder of the oldest waiting exchange `head` is the request of, once.
+    fileprivate func take(_ head: HTTPRequestHead) -> CallRecorder? {
+        guard waitingCount.load(ordering: .acquiring) > 0 else { return nil }
+        let recorder = waiting.withLock { waiting -> CallRecorder? in
+            guard let index = waiting.firstIndex(where: { $0.matches(head) }) else { return nil }
+            return waiting.remove(at: index).recorder
+        }
+        if recorder != nil { waitingCount.subtract(1, ordering: .relaxed) }
         return recorder
     }
 
-    fileprivate static var anyWaiting: Bool { waitingCount.load(ordering: .acquiring) > 0 }
-
-    fileprivate static func newConnectionNumber() -> UInt64 {
+    /// A new connection's number, counted from 1 for this transport.
+    fileprivate func newConnectionNumber() -> UInt64 {
         nextConnection.add(1, ordering: .relaxed).newValue
     }
 
     /// Adds the handlers to every connection `configuration` opens, after the initializers
     /// already there (a TLS pin check runs first). Telling connections apart never fails a
     /// connection: where a pipeline lacks the handler it is placed beside (an AsyncHTTPClient
-    /// other than the one tested), the connection is used without it — and a marker sent on it
-    /// would reach the server, which is why the tests check what the server receives over
-    /// HTTP/1.1 and HTTP/2 (ConnectionUseTests).
-    static func install(_ configuration: inout HTTPClient.Configuration) {
+    /// other than the one tested), the connection is used without it and its exchanges' connections
+    /// stay unknown.
+    func install(_ configuration: inout HTTPClient.Configuration) {
         let http1 = configuration.http1_1ConnectionDebugInitializer
-        configuration.http1_1ConnectionDebugInitializer = { channel in
+        configuration.http1_1ConnectionDebugInitializer = { [self] channel in
             (http1?(channel) ?? channel.eventLoop.makeSucceededVoidFuture()).flatMap {
                 channel.eventLoop.submit {
                     let sync = channel.pipeline.syncOperations
                     guard let encoder = try? sync.handler(type: HTTPRequestEncoder.self) else { return }
-                    try? sync.addHandler(ConnectionUseHandler(ConnectionCounter()), position: .after(encoder))
+                    let handler = ConnectionUseHandler(ConnectionCounter(number: self.newConnectionNumber()), use: self)
+                    try? sync.addHandler(handler, position: .after(encoder))
                 }
             }
         }
         let http2 = configuration.http2ConnectionDebugInitializer
-        configuration.http2ConnectionDebugInitializer = { channel in
+        configuration.http2ConnectionDebugInitializer = { [self] channel in
             (http2?(channel) ?? channel.eventLoop.makeSucceededVoidFuture()).flatMap {
                 channel.eventLoop.submit {
-                    try? channel.pipeline.syncOperations.addHandler(ConnectionCounterHandler())
+                    try? channel.pipeline.syncOperations.addHandler(ConnectionCounterHandler(ConnectionCounter(number: self.newConnectionNumber())))
                 }
             }
         }
         let stream = configuration.http2StreamChannelDebugInitializer
-        configuration.http2StreamChannelDebugInitializer = { channel in
+        configuration.http2StreamChannelDebugInitializer = { [self] channel in
             (stream?(channel) ?? channel.eventLoop.makeSucceededVoidFuture()).flatMap {
                 channel.eventLoop.submit {
                     // The stream's connection: its parent channel, on the same event loop.
@@ -90,7 +114,7 @@ enum ConnectionUse {
                         let counter = try? parent.pipeline.syncOperations.handler(type: ConnectionCounterHandler.self).counter,
                         let codec = try? sync.handler(type: HTTP2FramePayloadToHTTP1ClientCodec.self)
                     else { return }
-                    try? sync.addHandler(ConnectionUseHandler(counter), position: .after(codec))
+                    try? sync.addHandler(ConnectionUseHandler(counter, use: self), position: .after(codec))
                 }
             }
         }
@@ -99,41 +123,44 @@ enum ConnectionUse {
 
 /// One connection's number and the requests it has carried (used on its event loop only).
 final class ConnectionCounter {
-    let number = ConnectionUse.newConnectionNumber()
+    let number: UInt64
     var requests = 0
+
+    init(number: UInt64) {
+        self.number = number
+    }
 }
 
 /// Holds an HTTP/2 connection's ``ConnectionCounter`` in its pipeline, where its streams find it.
 final class ConnectionCounterHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = Never
-    let counter = ConnectionCounter()
+    let counter: ConnectionCounter
+
+    init(_ counter: ConnectionCounter) {
+        self.counter = counter
+    }
 }
 
 /// Counts the request heads a connection writes and tells a recorded exchange which connection
-/// carried it (``ConnectionUse``).
+/// carried it (``ConnectionUse``). The head goes out as it came.
 final class ConnectionUseHandler: ChannelOutboundHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPClientRequestPart
     typealias OutboundOut = HTTPClientRequestPart
 
     private let counter: ConnectionCounter
+    private let use: ConnectionUse
 
-    init(_ counter: ConnectionCounter) {
+    init(_ counter: ConnectionCounter, use: ConnectionUse) {
         self.counter = counter
+        self.use = use
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard case .head(var head) = unwrapOutboundIn(data) else {
-            context.write(data, promise: promise)
-            return
+        if case .head(let head) = unwrapOutboundIn(data) {
+            let reused = counter.requests > 0
+            counter.requests += 1
+            use.take(head)?.record(.connection(number: counter.number, reused: reused))
         }
-        let reused = counter.requests > 0
-        counter.requests += 1
-        guard ConnectionUse.anyWaiting, let marker = head.headers.first(name: ConnectionUse.field) else {
-            context.write(data, promise: promise)
-            return
-        }
-        head.headers.remove(name: ConnectionUse.field)
-        ConnectionUse.take(marker)?.record(.connection(number: counter.number, reused: reused))
-        context.write(wrapOutboundOut(.head(head)), promise: promise)
+        context.write(data, promise: promise)
     }
 }

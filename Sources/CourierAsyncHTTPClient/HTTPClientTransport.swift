@@ -73,6 +73,8 @@ public final class HTTPClientTransport: CallTransport, Sendable {
     private let defaultTimeout: Duration
     private let affinity: LoopAffinity
     private let sweeper = DeadlineSweeper()
+    /// Which connection each recorded exchange went out on (its clients' connections, numbered from 1).
+    private let connections: ConnectionUse
     /// The settings the client was made with (nil for a client given to ``init(client:defaultTimeout:)``).
     private let settings: Settings?
     /// Clients for streamed bodies, by idle timeout.
@@ -105,6 +107,7 @@ public final class HTTPClientTransport: CallTransport, Sendable {
     /// or each exchange is traced and its headers injected twice.
     public init(client: HTTPClient, defaultTimeout: Duration = .seconds(60)) {
         self.client = client
+        self.connections = ConnectionUse()
         self.owned = false
         self.defaultTimeout = defaultTimeout
         self.affinity = LoopAffinity(group: client.eventLoopGroup)
@@ -112,7 +115,9 @@ public final class HTTPClientTransport: CallTransport, Sendable {
     }
 
     private init(settings: Settings, owned: Bool) {
-        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: Self.configuration(settings))
+        let connections = ConnectionUse()
+        self.connections = connections
+        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: Self.configuration(settings, connections))
         self.owned = owned
         self.defaultTimeout = settings.defaultTimeout
         self.affinity = LoopAffinity(group: client.eventLoopGroup)
@@ -120,7 +125,7 @@ public final class HTTPClientTransport: CallTransport, Sendable {
     }
 
     /// AsyncHTTPClient's configuration for `settings`.
-    private static func configuration(_ settings: Settings) -> HTTPClient.Configuration {
+    private static func configuration(_ settings: Settings, _ connections: ConnectionUse) -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration()
         configuration.timeout = .init(connect: .init(settings.connectTimeout), read: settings.readTimeout.map(TimeAmount.init))
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: settings.connectionsPerHost)
@@ -147,7 +152,7 @@ public final class HTTPClientTransport: CallTransport, Sendable {
         // AsyncHTTPClient's tracing is always off: nothing traced or injected twice.
         configuration.tracing.tracer = nil
         // New or reused connection, told to each recorded exchange's timeline.
-        ConnectionUse.install(&configuration)
+        connections.install(&configuration)
         return configuration
     }
 
@@ -203,10 +208,10 @@ public final class HTTPClientTransport: CallTransport, Sendable {
 
     /// One request through AsyncHTTPClient, the whole body accumulated within the context's limit.
     private func exchange(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: CallContext) async throws -> (HTTPResponse, ByteBuffer?) {
-        var built = try await Self.outgoing(request, body: body, baseURL: baseURL, group: client.eventLoopGroup)
-        let marker = markConnection(&built.headers, context)
+        let built = try await Self.outgoing(request, body: body, baseURL: baseURL, group: client.eventLoopGroup)
         let outgoing = built
-        defer { if let marker { ConnectionUse.finish(marker) } }
+        let exchange = registerConnection(context, method: outgoing.method.rawValue, url: outgoing.url.absoluteString, headers: outgoing.headers)
+        defer { if let exchange { connections.finish(exchange) } }
         let limit = min(context.maxResponseBytes ?? Int(UInt32.max), Int(UInt32.max))
         let deadline = context.deadline ?? (ContinuousClock.now + defaultTimeout)
         let lease = affinity.acquire(fallback: client.eventLoopGroup.any())
@@ -262,8 +267,8 @@ public final class HTTPClientTransport: CallTransport, Sendable {
         for field in request.headerFields {
             outgoing.headers.add(name: field.name.rawName, value: field.value)
         }
-        let marker = markConnection(&outgoing.headers, context)
-        defer { if let marker { ConnectionUse.finish(marker) } }
+        let exchange = registerConnection(context, method: outgoing.method.rawValue, url: outgoing.url, headers: outgoing.headers)
+        defer { if let exchange { connections.finish(exchange) } }
         if let body {
             let length: HTTPClientRequest.Body.Length
             if case .known(let count) = body.length { length = .known(count) } else { length = .unknown }
@@ -279,15 +284,12 @@ public final class HTTPClientTransport: CallTransport, Sendable {
         return (Self.head(response.status, response.headers), bytes)
     }
 
-    /// Adds to `headers` the marker a request of a recorded call carries to learn its connection
-    /// (``ConnectionUse``) and returns it, for `ConnectionUse.finish(_:)` once the exchange is over;
-    /// nil (nothing added) when nobody records the call, or over a client this transport did not
-    /// configure (no handler there would take the marker off).
-    private func markConnection(_ headers: inout HTTPHeaders, _ context: CallContext) -> String? {
+    /// Registers the exchange of a recorded call (``ConnectionUse``), to be told its connection when
+    /// its head is written; nil (nothing registered) when nobody records the call, or over a client
+    /// this transport did not configure (no handler there would tell).
+    private func registerConnection(_ context: CallContext, method: String, url: String, headers: HTTPHeaders) -> UInt64? {
         guard settings != nil, let recorder = context.recorder else { return nil }
-        let marker = ConnectionUse.register(recorder)
-        headers.add(name: ConnectionUse.field, value: marker)
-        return marker
+        return connections.register(recorder, method: method, url: url, headers: headers)
     }
 
     /// The whole-call deadline, always; the idle timeout of streamed bodies (AsyncHTTPClient's read
@@ -305,7 +307,7 @@ public final class HTTPClientTransport: CallTransport, Sendable {
             if let client = clients[idleTimeout] { return client }
             var settings = settings
             settings.readTimeout = idleTimeout
-            var configuration = Self.configuration(settings)
+            var configuration = Self.configuration(settings, connections)
             configuration.decompression = .disabled
             Self.readInLargerPieces(&configuration)
             let client = HTTPClient(eventLoopGroup: self.client.eventLoopGroup, configuration: configuration)
@@ -345,7 +347,7 @@ public final class HTTPClientTransport: CallTransport, Sendable {
             if let client = clients[key] { return client }
             var settings = settings
             if let stream { settings.readTimeout = stream }
-            var configuration = Self.configuration(settings)
+            var configuration = Self.configuration(settings, connections)
             if stream != nil {
                 configuration.decompression = .disabled
                 Self.readInLargerPieces(&configuration)

@@ -150,8 +150,8 @@ struct TracingTests {
             let timeline = CallTimeline()
             _ = try await Self.client(tracer).recording(into: timeline).response(sandbox.get("/redirect/2"))
             let spans = tracer.finishedSpans
-            let call = try #require(spans.first { $0.kind == .internal })
             let hops = spans.filter { $0.kind == .client }.sorted { $0.startInstant.nanosecondsSinceEpoch < $1.startInstant.nanosecondsSinceEpoch }
+            let call = try #require(spans.first { $0.kind == .internal })
             #expect(hops.map { Self.int($0, "http.response.status_code") } == [302, 302, 200])
             #expect(hops.map { Self.int($0, "http.request.resend_count") } == [nil, 1, 2])
             #expect(hops.compactMap { Self.string($0, "url.full") }.map { URL(string: $0)?.path } == ["/redirect/2", "/redirect/1", "/redirect/0"])
