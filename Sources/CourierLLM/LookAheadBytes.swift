@@ -1,8 +1,9 @@
-/// Bytes that look-ahead decisions read, and where they end. The decisions of
-/// ``TolerantParser`` (does this quote close the string? is this `[` a citation?) are written
-/// once, here, for both parsers: on a whole text (``TolerantParser``, `Shortage` is `Never`)
-/// `atEnd` answers at once; on a streaming window (``StreamWindow``) it throws when the bytes
-/// it would need have not arrived yet, and the decision is taken again later.
+/// Bytes that look-ahead decisions read, and where they end. The decisions the repair rules
+/// (``RepairRules``) take on bytes ahead of `pos` (which delimiter is this? does this quote close
+/// the string? is this `[` a citation?) are written once, here, for both parsers: on a whole
+/// text (``WholeBytes``, `Shortage` is `Never`) `atEnd` answers at once; on a streaming window
+/// (``StreamWindow``) it throws when the bytes it would need have not arrived yet, and the
+/// decision is taken again later.
 protocol LookAheadBytes {
     /// What `atEnd` throws when it cannot answer yet.
     associatedtype Shortage: Error
@@ -31,6 +32,40 @@ extension LookAheadBytes {
         return last == 0x9C || last == 0x9D || last == 0x98 || last == 0x99
     }
 
+    /// The kind of string delimiter that starts at `index`, with its length in bytes.
+    @inline(__always)
+    func quoteKind(at index: Int) throws(Shortage) -> (QuoteKind, Int)? {
+        let byte = bytes[index]
+        if byte == ByteClass.quote { return (.double, 1) }
+        if byte == ByteClass.apostrophe { return (.single, 1) }
+        guard byte == 0xE2 else { return nil }
+        if try isPast(index + 2) { return nil }
+        guard bytes[index + 1] == 0x80 else { return nil }
+        switch bytes[index + 2] {
+        case 0x9C, 0x9D: return (.smartDouble, 3)
+        case 0x98, 0x99: return (.smartSingle, 3)
+        default: return nil
+        }
+    }
+
+    /// The length of the delimiter at `index` that can close a string opened with `kind`, if one is there.
+    @inline(__always)
+    func closingLength(_ kind: QuoteKind, at index: Int) throws(Shortage) -> Int? {
+        let byte = bytes[index]
+        switch kind {
+        case .double: return byte == ByteClass.quote ? 1 : nil
+        case .single: return byte == ByteClass.apostrophe ? 1 : nil
+        case .smartDouble, .smartSingle:
+            if byte == (kind == .smartDouble ? ByteClass.quote : ByteClass.apostrophe) { return 1 }
+            guard byte == 0xE2 else { return nil }
+            if try isPast(index + 2) { return nil }
+            guard bytes[index + 1] == 0x80 else { return nil }
+            let last = bytes[index + 2]
+            if kind == .smartDouble { return last == 0x9D || last == 0x9C ? 3 : nil }
+            return last == 0x99 || last == 0x98 ? 3 : nil
+        }
+    }
+
     /// Whether a value can begin at `index` (used to detect a missing colon or comma).
     func startsValue(at index: Int) throws(Shortage) -> Bool {
         switch bytes[index] {
@@ -56,7 +91,7 @@ extension LookAheadBytes {
     }
 
     /// Decides whether a delimiter ending at `index` closes the string in `context`.
-    func isClosing(after index: Int, _ context: TolerantParser.Context) throws(Shortage) -> Bool {
+    func isClosing(after index: Int, _ context: RepairRules.Context) throws(Shortage) -> Bool {
         var cursor = index
         var sawNewline = false
         while cursor < index + 256, !(try isPast(cursor)), ByteClass.isSpace(bytes[cursor]) {
@@ -173,6 +208,14 @@ extension LookAheadBytes {
         return close + 1
     }
 
+    /// A Markdown link `[text](url)` used as a value, at `start`: its URL and the index after it.
+    func markdownLink(at start: Int) throws(Shortage) -> (url: String, end: Int)? {
+        guard let close = try bracketEnd(from: start), close > start + 1 else { return nil }
+        if try isPast(close + 1) { return nil }
+        guard bytes[close + 1] == UInt8(ascii: "("), let after = try linkEnd(from: close + 1) else { return nil }
+        return (String(decoding: bytes[(close + 2)..<(after - 1)], as: UTF8.self), after)
+    }
+
     /// The index of the `]` matching the `[` at `start` on the same line, honouring `\` escapes.
     func bracketEnd(from start: Int) throws(Shortage) -> Int? {
         var depth = 0
@@ -220,11 +263,4 @@ extension LookAheadBytes {
         }
         return nil
     }
-}
-
-extension TolerantParser: LookAheadBytes {
-    typealias Shortage = Never
-
-    @inline(__always)
-    func atEnd(_ index: Int) -> Bool { index >= end }
 }

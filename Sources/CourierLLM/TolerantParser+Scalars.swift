@@ -19,7 +19,7 @@ extension TolerantParser {
             return .value(value)
         }
         if pos >= end, let full = ["true", "false", "null"].first(where: { $0.hasPrefix(word) }) {
-            noteTruncated()
+            rules.noteTruncated()
             return Self.literals[full].map { .value($0) }
         }
         return nil
@@ -28,7 +28,7 @@ extension TolerantParser {
     /// An unquoted text value after `key:` — up to the next `,`, `}`, `]` or line end.
     mutating func parseBareValue() -> Parsed? {
         let start = pos
-        guard pos < end, ByteClass.isWordByte(bytes[pos]), !ByteClass.isSmartQuote(in: bytes, at: pos, end: end) else { return nil }
+        guard pos < end, ByteClass.isWordByte(bytes[pos]), !source.isSmartQuote(at: pos) else { return nil }
         while pos < end {
             let byte = bytes[pos]
             if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || byte == ByteClass.newline
@@ -62,7 +62,7 @@ extension TolerantParser {
             pos += 1
         }
         guard pos < end else {
-            noteTruncated()
+            rules.noteTruncated()
             return .missing
         }
         if ByteClass.isASCIILetter(bytes[pos]) {
@@ -103,68 +103,5 @@ extension TolerantParser {
         if pos < end, ByteClass.isWordByte(bytes[pos]) || bytes[pos] == UInt8(ascii: ".") { return nil }
         if changed { note(.normalizedNumber(String(decoding: bytes[start..<pos], as: UTF8.self))) }
         return .value(.number(String(decoding: text, as: UTF8.self)))
-    }
-
-    /// Skips whitespace, comments and Markdown emphasis outside strings.
-    mutating func skipTrivia() {
-        while pos < end {
-            let byte = bytes[pos]
-            switch byte {
-            case 0x20, 0x0A, 0x0D, 0x09:
-                pos += 1
-            case UInt8(ascii: "/"):
-                guard startsComment(at: pos) else { return }
-                note(.removedComment)
-                if bytes[pos + 1] == UInt8(ascii: "/") {
-                    while pos < end, bytes[pos] != ByteClass.newline { pos += 1 }
-                } else {
-                    pos += 2
-                    while pos < end, !(bytes[pos] == UInt8(ascii: "*") && pos + 1 < end && bytes[pos + 1] == UInt8(ascii: "/")) { pos += 1 }
-                    pos = min(end, pos + 2)
-                }
-            case UInt8(ascii: "*"):
-                note(.removedMarkdown)
-                pos += 1
-            case UInt8(ascii: "#"):
-                note(.removedComment)
-                while pos < end, bytes[pos] != ByteClass.newline { pos += 1 }
-            case 0xC2 where pos + 1 < end && bytes[pos + 1] == 0xA0:
-                pos += 2
-            case 0xEF where pos + 2 < end && bytes[pos + 1] == 0xBB && bytes[pos + 2] == 0xBF:
-                pos += 3
-            case 0xE2 where pos + 2 < end && bytes[pos + 1] == 0x80 && bytes[pos + 2] == 0x8B:
-                pos += 3
-            default:
-                return
-            }
-        }
-    }
-
-    /// Skips trivia and citation markers that follow a value.
-    mutating func skipAfterValue(inObject: Bool) {
-        while true {
-            skipTrivia()
-            guard pos < end else { return }
-            let byte = bytes[pos]
-            if byte == UInt8(ascii: "[") || byte == 0xE3, let next = citationEnd(from: pos, requireLink: !inObject) {
-                note(.removedCitation)
-                pos = next
-            } else if byte == UInt8(ascii: "("), let next = parenthesisEnd(from: pos) {
-                note(.removedCitation)
-                pos = next
-            } else {
-                return
-            }
-        }
-    }
-
-    /// A Markdown link `[text](url)` used as a value: returns the URL and advances past it.
-    mutating func markdownLink() -> String? {
-        guard let close = bracketEnd(from: pos), close > pos + 1, close + 1 < end, bytes[close + 1] == UInt8(ascii: "("),
-            let after = linkEnd(from: close + 1)
-        else { return nil }
-        let url = String(decoding: bytes[(close + 2)..<(after - 1)], as: UTF8.self)
-        pos = after
-        return url
     }
 }

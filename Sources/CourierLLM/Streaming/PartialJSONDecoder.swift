@@ -278,7 +278,7 @@ public struct PartialJSONDecoder: Sendable {
                 if case .done(let value) = parser.phase {
                     if candidatesBegun == 1, !parser.diverged {
                         let parse = CandidateFinder.Parse(
-                            end: parser.pos, repairs: parser.recorder.repairs, truncated: parser.truncated, sawOrphans: false)
+                            end: parser.pos, repairs: parser.repairs, truncated: parser.truncated, sawOrphans: false)
                         firstParsed = (value, parse, parser.start, candidate.inFence)
                     }
                     complete(value, candidate, window, &restart, &changed)

@@ -81,6 +81,18 @@ struct SnapshotLog {
     }
 }
 
+extension SnapshotLog: StringSink {
+    /// The bytes of a string that is shown, as ``RepairRules/readString(_:_:_:into:)`` reads them.
+    mutating func appendText(_ bytes: [UInt8], _ range: Range<Int>) {
+        bytes.withUnsafeBufferPointer { buffer in logText(UnsafeBufferPointer(rebasing: buffer[range])) }
+    }
+
+    @inline(__always)
+    mutating func appendText(_ byte: UInt8) {
+        logText(byte)
+    }
+}
+
 /// A snapshot as a place in a ``SnapshotLog``: valid and unchanged however the log grows later.
 struct SnapshotMark: Sendable {
     let generation: SnapshotLog.Generation

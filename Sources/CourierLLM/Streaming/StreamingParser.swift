@@ -1,26 +1,24 @@
 import Foundation
 
-/// ``TolerantParser`` turned inside out: the same decisions, taken on the bytes received so far,
-/// with its recursion kept as an explicit stack of open containers so the parse can stop at any
-/// byte and resume when more arrive.
+/// ``TolerantParser`` turned inside out: the same repair rules (``RepairRules``), applied to the
+/// bytes received so far, with its recursion kept as an explicit stack of open containers so the
+/// parse can stop at any byte and resume when more arrive.
 ///
-/// Strings, whitespace and comments are consumed as they arrive; a decision that needs look-ahead
+/// Strings, whitespace and comments are consumed as they arrive; a rule that needs look-ahead
 /// (does this quote close the string? is this `[` a citation?) waits, through ``StreamWindow``,
 /// until the bytes it reads are all there, then comes out as ``TolerantParser`` would decide it.
 /// Short tokens (numbers, literals, unquoted keys and values) are handed to ``TolerantParser``
 /// itself once their end has arrived. Completed values are built once and kept: a snapshot of
 /// the value so far costs the depth of the open containers, not the size of the value.
 struct StreamingParser {
-    typealias Context = TolerantParser.Context
+    typealias Context = RepairRules.Context
 
     /// One open container.
     struct Frame {
         var isObject: Bool
         var members: [JSONMember] = []
         var elements: [JSONValue] = []
-        var expecting = true
-        /// A comma came since the last item (mirrors `sawComma` of `TolerantParser`'s loops).
-        var sawComma = false
+        var commas = RepairRules.Commas()
         /// The key of the member whose value is being read.
         var key: String?
         /// Where the member or element being read began (the parse falls back there on failure).
@@ -42,40 +40,42 @@ struct StreamingParser {
         case failed
     }
 
-    private enum Trivia { case none, lineComment, blockComment }
-
     let start: Int
-    private(set) var pos: Int
     private(set) var stack: [Frame] = []
     private(set) var phase: Phase = .value(.topLevel, allowBare: false)
     /// The bytes of the string being read, when it is not shown (a key, or inside an orphan);
     /// a string that is shown is read into the log, from `stringStart`.
     private var text: [UInt8] = []
     private var stringStart = 0
-    private var trivia = Trivia.none
-    private var objectDepth = 0
-    private var arrayDepth = 0
-    /// Where the first container nested past ``TolerantParser/maxDepth`` began, if one did.
-    private(set) var tooDeepAt: Int?
     /// The changes to the visible value: snapshots are marks in it.
     private(set) var log = SnapshotLog()
     /// The value as it stood before a failure dropped part of it, until taken.
     private var shrank: JSONSnapshot?
     /// A step that waited for look-ahead is retried once the bytes reach this index.
     private var retryAt = 0
-    /// The repairs ``TolerantParser`` records for the same text, noted at the same decisions
-    /// (while not `diverged`).
-    private(set) var recorder = RepairRecorder()
-    /// Whether the text ended inside the value (``TolerantParser/truncated``).
-    private(set) var truncated = false
+    /// The repair rules as they apply at `pos`: the repairs ``TolerantParser`` records for the
+    /// same text, noted at the same decisions (while not `diverged`).
+    private(set) var rules: RepairRules
     /// A failure, orphan or too-deep container was met: the value, where the parse stops and
     /// the repairs may differ from ``TolerantParser``'s, which falls back differently there.
     private(set) var diverged = false
 
     init(start: Int) {
         self.start = start
-        self.pos = start
+        self.rules = RepairRules(pos: start)
     }
+
+    private(set) var pos: Int {
+        get { rules.pos }
+        set { rules.pos = newValue }
+    }
+
+    /// The repairs noted so far, each kind once, in the order first applied.
+    var repairs: [Repair] { rules.recorder.repairs }
+    /// Whether the text ended inside the value (``TolerantParser/truncated``).
+    var truncated: Bool { rules.truncated }
+    /// Where the first container nested past ``RepairRules/maxDepth`` began, if one did.
+    var tooDeepAt: Int? { rules.tooDeepAt }
 
     /// The value as it stood before a failure dropped part of what was shown, once.
     mutating func takeShrank() -> JSONSnapshot? {
@@ -148,9 +148,7 @@ struct StreamingParser {
     /// without the window. Returns false, changing nothing, when it does not apply.
     @inline(__always)
     mutating func skipSpace(_ byte: UInt8, end: Int) -> Bool {
-        guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09, pos + 1 == end, end >= retryAt,
-            case .none = trivia
-        else { return false }
+        guard ByteClass.isSpace(byte), pos + 1 == end, end >= retryAt, rules.trivia == .none else { return false }
         switch phase {
         case .value, .loop, .afterKey, .afterValue: break
         case .string, .done, .failed: return false
@@ -175,48 +173,25 @@ struct StreamingParser {
     // MARK: Values
 
     private mutating func readValue(_ context: Context, allowBare: Bool, _ window: StreamWindow) throws(NeedMore) {
-        try skipTrivia(window)
-        if try window.atEnd(pos) {
-            noteTruncated()
-            missing()
-            return
-        }
-        let byte = window.bytes[pos]
-        let word = allowBare && ByteClass.isWordByte(byte)
-        switch byte {
-        case UInt8(ascii: "{"):
-            push(isObject: true)
-        case UInt8(ascii: "["):
-            if context != .topLevel, let (url, after) = try window.markdownLink(at: pos) {
-                recorder.note(.convertedMarkdownLink)
-                pos = after
-                deliver(.string(url))
-            } else {
-                push(isObject: false)
+        try rules.skipTrivia(window)
+        switch try rules.startValue(context, window) {
+        case .end: missing()
+        case .object: push(isObject: true)
+        case .array: push(isObject: false)
+        case .link(let url): deliver(.string(url))
+        case .string(let kind):
+            clearText()
+            phase = .string(kind, context)
+            if isVisible(context) {
+                stringStart = log.text.count
+                log.log(.openString(stringStart))
             }
-        case ByteClass.quote, ByteClass.apostrophe, 0xE2:
-            if let (kind, length) = try window.quoteKind(at: pos) {
-                if kind != .double { recorder.note(.convertedQuotes) }
-                pos += length
-                clearText()
-                phase = .string(kind, context)
-                if isVisible(context) {
-                    stringStart = log.text.count
-                    log.log(.openString(stringStart))
-                }
-            } else if word {
-                try readToken(context, allowBare: true, window)
-            } else {
-                fail()
-            }
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."):
-            try readToken(context, allowBare: word, window)
-        default:
-            if ByteClass.isASCIILetter(byte) || word {
-                try readToken(context, allowBare: word, window)
-            } else {
-                fail()
-            }
+        case .number, .word:
+            try readToken(context, allowBare: allowBare && ByteClass.isWordByte(window.bytes[pos]), window)
+        case .other:
+            // After a colon, a word is read as a bare value.
+            guard allowBare, ByteClass.isWordByte(window.bytes[pos]) else { return fail() }
+            try readToken(context, allowBare: true, window)
         }
     }
 
@@ -233,9 +208,7 @@ struct StreamingParser {
         }
         var parser = TolerantParser(bytes: window.bytes, start: pos, end: window.end)
         let parsed = parser.parseValue(context, depth: stack.count, allowBare: allowBare)
-        recorder.note(contentsOf: parser.repairs)
-        if parser.truncated { truncated = true }
-        pos = parser.pos
+        rules.follow(parser.rules)
         switch parsed {
         case .value(let value)?: deliver(value)
         case .missing?: missing()
@@ -244,272 +217,88 @@ struct StreamingParser {
     }
 
     private mutating func readString(_ kind: QuoteKind, _ context: Context, _ window: StreamWindow) throws(NeedMore) {
-        let bytes = window.bytes
         let visible = isVisible(context)
-        while true {
-            let runStart = pos
-            while pos < window.end, kind.isPlain(bytes[pos]) { pos += 1 }
-            if pos > runStart { appendText(bytes, runStart..<pos, visible) }
-            if try window.atEnd(pos) { break }
-            let byte = bytes[pos]
-            if byte == ByteClass.backslash {
-                if try window.atEnd(pos + 1) {
-                    pos = window.end
-                    break
-                }
-                // `\u` with a surrogate pair reads 12 bytes, `\U` 10: wait for them (or the end).
-                let letter = bytes[pos + 1]
-                if let simple = Self.simpleEscape(letter) {
-                    // What `TolerantParser.appendEscape(_:)` appends and notes, without a parser.
-                    if letter == ByteClass.apostrophe, kind == .double { recorder.note(.fixedInvalidEscape) }
-                    withUnsafePointer(to: simple) { appendText(UnsafeBufferPointer(start: $0, count: 1), visible) }
-                    pos += 2
-                    continue
-                }
-                if letter == UInt8(ascii: "u") || letter == UInt8(ascii: "x") || letter == UInt8(ascii: "U") {
-                    _ = try window.atEnd(pos + 11)
-                }
-                var parser = TolerantParser(bytes: bytes, start: pos, end: window.end)
-                parser.appendEscape(kind)
-                recorder.note(contentsOf: parser.repairs)
-                appendText(parser.scratch, parser.scratch.indices, visible)
-                pos = parser.pos
-                continue
-            }
-            if let closeLength = try window.closingLength(kind, at: pos) {
-                if try window.isClosing(after: pos + closeLength, context) {
-                    pos += closeLength
-                    let value = visible ? log.string(from: stringStart) : String(decoding: text, as: UTF8.self)
-                    clearText()
-                    if context == .objectKey {
-                        setKey(value)
-                        phase = .afterKey
-                    } else {
-                        deliver(.string(value))
-                    }
-                    return
-                }
-                recorder.note(.escapedInnerQuote)
-                appendText(bytes, pos..<(pos + closeLength), visible)
-                pos += closeLength
-                continue
-            }
-            if byte < 0x20 { recorder.note(.escapedControlCharacter) }
-            appendText(bytes, pos..<(pos + 1), visible)
-            pos += 1
+        let closed: Bool
+        if visible {
+            closed = try rules.readString(kind, context, window, into: &log)
+        } else {
+            closed = try rules.readString(kind, context, window, into: &text)
         }
-        // The region ended inside the string (`atEnd` only answers true once it is final).
-        noteTruncated()
         let value = visible ? log.string(from: stringStart) : String(decoding: text, as: UTF8.self)
         clearText()
-        if context == .objectKey {
-            missing()
-        } else {
+        if context != .objectKey {
             deliver(.string(value))
+        } else if closed {
+            setKey(value)
+            phase = .afterKey
+        } else {
+            missing()
         }
     }
 
     // MARK: Containers
 
     private mutating func readObjectItem(_ window: StreamWindow) throws(NeedMore) {
-        try skipTrivia(window)
-        if try window.atEnd(pos) {
-            noteTruncated()
-            close()
-            return
+        let top = stack.count - 1
+        switch try rules.nextItem(window, inObject: true, &stack[top].commas) {
+        case .close: return close()
+        case .comma: return
+        case .item: break
         }
         let bytes = window.bytes
-        let top = stack.count - 1
-        switch bytes[pos] {
-        case UInt8(ascii: "}"):
-            if stack[top].sawComma { recorder.note(.removedTrailingComma) }
-            pos += 1
-            close()
-        case UInt8(ascii: "]"):
-            recorder.note(.fixedMismatchedBracket)
-            if arrayDepth == 0 { pos += 1 }
-            close()
-        case UInt8(ascii: ","):
-            if stack[top].expecting { recorder.note(.removedDoubledComma) }
-            stack[top].expecting = true
-            stack[top].sawComma = true
-            pos += 1
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
+        stack[top].itemStart = pos
+        if bytes[pos] == UInt8(ascii: "{") || bytes[pos] == UInt8(ascii: "[") {
             diverged = true
-            stack[top].itemStart = pos
             stack[top].childIsOrphan = true
             phase = .value(.arrayElement, allowBare: false)
-        default:
-            if !stack[top].expecting { recorder.note(.insertedMissingComma) }
-            stack[top].itemStart = pos
-            if let (kind, length) = try window.quoteKind(at: pos) {
-                if kind != .double { recorder.note(.convertedQuotes) }
-                pos += length
-                clearText()
-                phase = .string(kind, .objectKey)
-                return
-            }
-            guard ByteClass.isWordByte(bytes[pos]) else {
-                closeOrFail()
-                return
-            }
-            _ = try window.runEnd(from: pos) { byte in
-                ByteClass.isWordByte(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-            }
-            var parser = TolerantParser(bytes: bytes, start: pos, end: window.end)
-            let parsed = parser.parseKey()
-            recorder.note(contentsOf: parser.repairs)
-            guard case .value(.string(let key))? = parsed else {
-                closeOrFail()
-                return
-            }
-            pos = parser.pos
-            setKey(key)
-            phase = .afterKey
+            return
         }
+        if let kind = try rules.openString(window) {
+            clearText()
+            phase = .string(kind, .objectKey)
+            return
+        }
+        guard ByteClass.isWordByte(bytes[pos]) else { return closeOrFail() }
+        _ = try window.runEnd(from: pos) { byte in
+            ByteClass.isWordByte(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
+        var parser = TolerantParser(bytes: bytes, start: pos, end: window.end)
+        guard case .value(.string(let key))? = parser.parseKey() else { return closeOrFail() }
+        rules.follow(parser.rules)
+        setKey(key)
+        phase = .afterKey
     }
 
     private mutating func readAfterKey(_ window: StreamWindow) throws(NeedMore) {
-        try skipTrivia(window)
-        if try window.atEnd(pos) {
-            noteTruncated()
+        switch try rules.readColon(window) {
+        case .end:
             setKey(nil)
             close()
-            return
-        }
-        let byte = window.bytes[pos]
-        if byte == UInt8(ascii: ":") {
-            pos += 1
-            phase = .value(.objectValue, allowBare: true)
-        } else if try window.startsValue(at: pos) {
-            recorder.note(.insertedMissingColon)
-            phase = .value(.objectValue, allowBare: false)
-        } else {
+        case .colon: phase = .value(.objectValue, allowBare: true)
+        case .impliedColon: phase = .value(.objectValue, allowBare: false)
+        case .other:
             setKey(nil)
             closeOrFail()
         }
     }
 
     private mutating func readArrayItem(_ window: StreamWindow) throws(NeedMore) {
-        try skipTrivia(window)
-        if try window.atEnd(pos) {
-            noteTruncated()
-            close()
-            return
-        }
         let top = stack.count - 1
-        switch window.bytes[pos] {
-        case UInt8(ascii: "]"):
-            if stack[top].sawComma { recorder.note(.removedTrailingComma) }
-            pos += 1
-            close()
-        case UInt8(ascii: "}"):
-            recorder.note(.fixedMismatchedBracket)
-            if objectDepth == 0 { pos += 1 }
-            close()
-        case UInt8(ascii: ","):
-            if stack[top].expecting { recorder.note(.removedDoubledComma) }
-            stack[top].expecting = true
-            stack[top].sawComma = true
-            pos += 1
-        default:
-            if !stack[top].expecting { recorder.note(.insertedMissingComma) }
+        switch try rules.nextItem(window, inObject: false, &stack[top].commas) {
+        case .close: close()
+        case .comma: return
+        case .item:
             stack[top].itemStart = pos
             phase = .value(.arrayElement, allowBare: false)
         }
     }
 
     private mutating func readAfterValue(_ window: StreamWindow) throws(NeedMore) {
-        let inObject = stack[stack.count - 1].isObject
-        while true {
-            try skipTrivia(window)
-            if try window.atEnd(pos) { break }
-            let byte = window.bytes[pos]
-            if byte == UInt8(ascii: "[") || byte == 0xE3, let next = try window.citationEnd(from: pos, requireLink: !inObject) {
-                recorder.note(.removedCitation)
-                pos = next
-            } else if byte == UInt8(ascii: "("), let next = try window.parenthesisEnd(from: pos) {
-                recorder.note(.removedCitation)
-                pos = next
-            } else {
-                break
-            }
-        }
+        try rules.skipAfterValue(window, inObject: stack[stack.count - 1].isObject)
         phase = .loop
     }
 
-    // MARK: Trivia
-
-    /// Mirrors `TolerantParser.skipTrivia()`, resumable inside a comment.
-    private mutating func skipTrivia(_ window: StreamWindow) throws(NeedMore) {
-        let bytes = window.bytes
-        while true {
-            switch trivia {
-            case .lineComment:
-                while pos < window.end, bytes[pos] != ByteClass.newline { pos += 1 }
-                if try window.atEnd(pos) { return }
-                trivia = .none
-            case .blockComment:
-                while pos < window.end {
-                    if bytes[pos] == UInt8(ascii: "*") {
-                        if try window.atEnd(pos + 1) {
-                            pos = window.end
-                            return
-                        }
-                        if bytes[pos + 1] == UInt8(ascii: "/") { break }
-                    }
-                    pos += 1
-                }
-                if try window.atEnd(pos) {
-                    trivia = .none
-                    return
-                }
-                pos += 2
-                trivia = .none
-            case .none:
-                break
-            }
-            if try window.atEnd(pos) { return }
-            let byte = bytes[pos]
-            switch byte {
-            case 0x20, 0x0A, 0x0D, 0x09:
-                pos += 1
-            case UInt8(ascii: "/"):
-                guard try window.startsComment(at: pos) else { return }
-                recorder.note(.removedComment)
-                if bytes[pos + 1] == UInt8(ascii: "/") {
-                    trivia = .lineComment
-                } else {
-                    pos += 2
-                    trivia = .blockComment
-                }
-            case UInt8(ascii: "*"):
-                recorder.note(.removedMarkdown)
-                pos += 1
-            case UInt8(ascii: "#"):
-                recorder.note(.removedComment)
-                trivia = .lineComment
-            case 0xC2, 0xEF, 0xE2:
-                let length = byte == 0xC2 ? 2 : 3
-                if try window.atEnd(pos + length - 1) { return }
-                let isSpace =
-                    (byte == 0xC2 && bytes[pos + 1] == 0xA0) || (byte == 0xEF && bytes[pos + 1] == 0xBB && bytes[pos + 2] == 0xBF)
-                    || (byte == 0xE2 && bytes[pos + 1] == 0x80 && bytes[pos + 2] == 0x8B)
-                guard isSpace else { return }
-                pos += length
-            default:
-                return
-            }
-        }
-    }
-
     // MARK: Stack
-
-    /// The text ended inside the value (mirrors `TolerantParser.noteTruncated()`).
-    private mutating func noteTruncated() {
-        truncated = true
-        recorder.note(.closedTruncated)
-    }
 
     /// Sets the key of the member the innermost object is reading.
     private mutating func setKey(_ key: String?) {
@@ -519,39 +308,10 @@ struct StreamingParser {
         if !stack[top].hidden { log.log(.key(key)) }
     }
 
-    /// The byte a one-letter escape (`\"`, `\\`, `\/`, `\'`, `\n`, `\t`, `\r`, `\b`, `\f`) stands for, as
-    /// `TolerantParser.appendEscape(_:)` decodes it; nil for the others.
-    @inline(__always)
-    private static func simpleEscape(_ letter: UInt8) -> UInt8? {
-        switch letter {
-        case ByteClass.quote, ByteClass.backslash, UInt8(ascii: "/"), ByteClass.apostrophe: return letter
-        case UInt8(ascii: "n"): return 0x0A
-        case UInt8(ascii: "t"): return 0x09
-        case UInt8(ascii: "r"): return 0x0D
-        case UInt8(ascii: "b"): return 0x08
-        case UInt8(ascii: "f"): return 0x0C
-        default: return nil
-        }
-    }
-
     /// Empties `text` (most strings are shown, read into the log: then it is empty already).
     @inline(__always)
     private mutating func clearText() {
         if !text.isEmpty { text.removeAll(keepingCapacity: true) }
-    }
-
-    /// Adds bytes to the string being read: to the log when it is shown, else to `text`.
-    private mutating func appendText(_ chunk: UnsafeBufferPointer<UInt8>, _ visible: Bool) {
-        if visible { log.logText(chunk) } else { text.append(contentsOf: chunk) }
-    }
-
-    /// Adds bytes to the string being read: to the log when it is shown, else to `text`.
-    private mutating func appendText(_ bytes: [UInt8], _ range: Range<Int>, _ visible: Bool) {
-        if visible {
-            bytes.withUnsafeBufferPointer { buffer in log.logText(UnsafeBufferPointer(rebasing: buffer[range])) }
-        } else {
-            text.append(contentsOf: bytes[range])
-        }
     }
 
     // In line: called on the parser stored in the decoder, a call copies the parser first.
@@ -563,16 +323,13 @@ struct StreamingParser {
     }
 
     private mutating func push(isObject: Bool) {
-        guard stack.count < TolerantParser.maxDepth else {
-            if tooDeepAt == nil { tooDeepAt = pos }
+        guard rules.enterContainer(isObject: isObject, depth: stack.count + 1) else {
             diverged = true
             fail()
             return
         }
         let hidden = !stack.isEmpty && (stack[stack.count - 1].hidden || stack[stack.count - 1].childIsOrphan)
         stack.append(Frame(isObject: isObject, hidden: hidden))
-        if isObject { objectDepth += 1 } else { arrayDepth += 1 }
-        pos += 1
         phase = .loop
         if !hidden { log.log(.push(isObject: isObject)) }
     }
@@ -581,15 +338,14 @@ struct StreamingParser {
     private mutating func close() {
         let frame = stack.removeLast()
         if !frame.hidden { log.log(.pop) }
+        rules.leaveContainer(isObject: frame.isObject)
         let value: JSONValue
         if frame.isObject {
-            objectDepth -= 1
             // Orphans (objects where a key was expected) are placed by the whole-answer decoder at
             // `finish()`, never shown in a snapshot: a group inserted among members already shown
             // would not be a growth of the last snapshot (found by LLMFuzz).
             value = .object(frame.members)
         } else {
-            arrayDepth -= 1
             value = .array(frame.elements)
         }
         deliver(value)
@@ -616,8 +372,7 @@ struct StreamingParser {
             stack[top].elements.append(value)
             if !stack[top].hidden { log.log(.append(value)) }
         }
-        stack[top].expecting = false
-        stack[top].sawComma = false
+        stack[top].commas.itemRead()
         phase = .afterValue
     }
 
@@ -633,14 +388,12 @@ struct StreamingParser {
     }
 
     /// The item being read is not JSON: the container closes before it, or fails when it has
-    /// nothing to show (mirrors the fallbacks of `parseObject` and `parseArray`).
+    /// nothing to keep (``RepairRules/closeBefore(_:isObject:members:elements:)``).
     private mutating func closeOrFail() {
         diverged = true
         let top = stack.count - 1
-        let keep =
-            stack[top].isObject ? !stack[top].members.isEmpty : stack[top].elements.contains(where: \.isContainer)
-        if keep {
-            pos = stack[top].itemStart
+        let frame = stack[top]
+        if rules.closeBefore(frame.itemStart, isObject: frame.isObject, members: frame.members, elements: frame.elements) {
             setKey(nil)
             stack[top].childIsOrphan = false
             close()
@@ -667,7 +420,7 @@ struct StreamingParser {
     private mutating func failContainer() {
         if shrank == nil { shrank = snapshot() }
         let frame = stack.removeLast()
-        if frame.isObject { objectDepth -= 1 } else { arrayDepth -= 1 }
+        rules.leaveContainer(isObject: frame.isObject)
         if !frame.hidden { log.log(.pop) }
         fail()
     }
