@@ -34,7 +34,9 @@ struct RedirectHop: Sendable {
             return nil
         }
         let from = URL(string: URLJoin.join(baseURL, request.path ?? "/"))
-        guard let from, let target = URL(string: location, relativeTo: from)?.absoluteURL,
+        // The target as given (only what may not appear in a URL encoded), resolved as RFC 3986
+        // says: `Location` is untrusted, but its bytes are bounded by the response head's limits.
+        guard let from, let target = URL(string: RequestTarget.reference(location), relativeTo: from)?.absoluteURL,
             var components = URLComponents(url: target, resolvingAgainstBaseURL: false)
         else { throw .networkError(URLError(.redirectToNonExistentLocation)) }
         let scheme = components.scheme?.lowercased() ?? ""
@@ -60,9 +62,7 @@ struct RedirectHop: Sendable {
             for name in credentialFields { next.headerFields[name] = nil }
             if !secrets.isEmpty {
                 next.headerFields = HTTPFields(next.headerFields.filter { field in !secrets.contains { field.value.contains($0) } })
-                components.queryItems = components.queryItems?.filter { item in
-                    !secrets.contains { secret in item.value?.contains(secret) == true }
-                }
+                components.percentEncodedQuery = components.percentEncodedQuery.map { withoutSecrets($0, secrets) }
             }
         }
         // The request path keeps the target's encoding; the base URL is its origin alone.
@@ -76,6 +76,15 @@ struct RedirectHop: Sendable {
         components.fragment = nil
         guard let nextBase = components.url else { throw .networkError(URLError(.redirectToNonExistentLocation)) }
         return RedirectHop(request: next, body: nextBody, baseURL: nextBase, plainHTTPHost: scheme == "http" ? host.lowercased() : nil)
+    }
+
+    /// `query` without the items that hold a secret (as written or decoded); the others kept as
+    /// they are, in order.
+    private static func withoutSecrets(_ query: String, _ secrets: [String]) -> String {
+        let items = query.split(separator: "&", omittingEmptySubsequences: false).filter { item in
+            !secrets.contains { item.contains($0) || item.removingPercentEncoding?.contains($0) == true }
+        }
+        return items.joined(separator: "&")
     }
 
     /// Scheme, host and effective port: what decides whether credentials may go along.

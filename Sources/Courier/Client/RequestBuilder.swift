@@ -31,17 +31,13 @@ package struct RequestBuilder: Sendable {
             if let lowered = components.url { baseURL = lowered }
         }
         let plainHTTPHost = scheme.lowercased() == "http" ? host.lowercased() : nil
-        var path = ""
-        for segment in endpoint.pathSegments {
-            path += "/" + PercentEncoding.encode(segment)
-        }
-        if path.isEmpty { path = "/" }
+        var path = endpoint.requestTarget.map { RequestTarget.normalized($0) } ?? Self.path(endpoint.pathSegments)
         var fields = HTTPFields()
         var query: RequestParameters = [:]
         var body: HTTPBody?
         var file: RequestFile?
         try encode(endpoint.task, query: &query, fields: &fields, body: &body, file: &file)
-        if !query.isEmpty { path += "?" + PercentEncoding.query(query) }
+        if !query.isEmpty { path += Self.querySeparator(after: path) + PercentEncoding.query(query) }
         if let headers = endpoint.headers {
             for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
                 guard let fieldName = HTTPField.Name(name) else { throw .encodingError }
@@ -50,6 +46,21 @@ package struct RequestBuilder: Sendable {
         }
         let request = HTTPRequest(method: endpoint.method, scheme: nil, authority: nil, path: path, headerFields: fields)
         return Built(request: request, body: body, baseURL: baseURL, plainHTTPHost: plainHTTPHost, file: file)
+    }
+
+    /// `segments`, each percent-encoded, as an absolute path (`/` when there are none).
+    private static func path(_ segments: [String]) -> String {
+        var path = ""
+        for segment in segments {
+            path += "/" + PercentEncoding.encode(segment)
+        }
+        return path.isEmpty ? "/" : path
+    }
+
+    /// What goes between `path` (maybe with a query given as is) and the parameters' query.
+    private static func querySeparator(after path: String) -> String {
+        guard let last = path.utf8.last, path.utf8.contains(UInt8(ascii: "?")) else { return "?" }
+        return last == UInt8(ascii: "?") || last == UInt8(ascii: "&") ? "" : "&"
     }
 
     private func encode(

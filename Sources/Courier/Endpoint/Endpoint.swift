@@ -38,6 +38,12 @@ public protocol Endpoint: Sendable {
     /// The path as segments; defaults to ``path`` split on `/` (a trailing `/` kept as an empty
     /// last segment). Each segment is percent-encoded.
     var pathSegments: [String] { get }
+    /// The path and query of a URL given whole (`/a//b?0001&y=a+b`), sent as given instead of
+    /// ``pathSegments``: query order, items without `=`, `+`, `;`, `//` and every `%xx` kept; only
+    /// what may not appear in a URL is percent-encoded (a space as `%20`, `ü` as `%C3%BC`), the
+    /// fragment is dropped and `.`/`..` segments are resolved, as curl does. Query items from
+    /// ``task`` are appended after it. Defaults to nil; ``URLEndpoint`` sets it.
+    var requestTarget: String? { get }
     /// How the status code maps to success or a ``NetworkError``; defaults to ``StatusMapping/standard``.
     var statusMapping: StatusMapping { get }
     /// The deadline for the whole call; nil uses the client's default.
@@ -63,6 +69,7 @@ extension Endpoint {
         // an empty last segment.
         return path.hasSuffix("/") && !segments.isEmpty ? segments + [""] : segments
     }
+    public var requestTarget: String? { nil }
     public var statusMapping: StatusMapping { .standard }
     public var timeout: Duration? { nil }
     public var secrets: [String] { [] }
@@ -71,8 +78,8 @@ extension Endpoint {
 }
 
 extension Endpoint {
-    /// The request head a ``NetworkClient`` would send for this call (path percent-encoded, query
-    /// sorted and encoded, header fields set) — for tests that match requests by endpoint, such
+    /// The request head a ``NetworkClient`` would send for this call (path percent-encoded, or
+    /// ``requestTarget`` as given; parameters' query sorted and encoded; header fields set) — for tests that match requests by endpoint, such
     /// as CourierTesting's `StubTransport`.
     public func httpRequest(encoder: JSONEncoder = JSONEncoder()) throws(NetworkError) -> HTTPRequest {
         try RequestBuilder(encoder: encoder).build(self).request

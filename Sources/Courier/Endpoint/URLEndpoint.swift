@@ -1,8 +1,10 @@
 public import Foundation
 public import HTTPTypes
 
-/// A GET of an absolute `http(s)` URL — a link an API hands out (a poster image, a next page)
-/// rather than a path of its own. Send it with a client that has no
+/// A GET of an absolute `http(s)` URL — a link an API hands out (a poster image, a next page, a
+/// presigned download) rather than a path of its own — sent as given: its path and query go out
+/// byte for byte (``Endpoint/requestTarget``), so flag items (`?uploads`), `+`, `;`, `//` and a
+/// signature's `%2F` reach the server as the link has them. Send it with a client that has no
 /// `NetworkClient.Configuration.baseURL` (which would take the place of the URL's server).
 ///
 /// ```swift
@@ -11,18 +13,18 @@ public import HTTPTypes
 /// ```
 public struct URLEndpoint: Endpoint {
     public let baseURL: URL
-    public let pathSegments: [String]
-    public let task: HTTPTask
-    public var path: String { "/" + pathSegments.joined(separator: "/") }
+    /// The URL's path and query, as the request line carries them.
+    public let requestTarget: String?
+    /// The URL's path as given (percent-encoded; informational: ``requestTarget`` is what is sent).
+    public var path: String { String((requestTarget ?? "/").prefix { $0 != "?" }) }
     public var method: HTTPMethod { .get }
+    public var task: HTTPTask { .requestPlain }
 
     /// The GET of `url`; nil unless it is an `http(s)` URL with a host.
     public init?(_ url: URL) {
         guard let parts = Self.parts(of: url.absoluteString) else { return nil }
         self.baseURL = parts.baseURL
-        self.pathSegments = parts.pathSegments
-        let parameters = Self.parameters(parts.query)
-        self.task = parameters.isEmpty ? .requestPlain : .requestParameters(parameters, encoding: .url)
+        self.requestTarget = parts.requestTarget
     }
 
     /// Query items by name as parameters: one value as itself, several as an array.
@@ -30,21 +32,15 @@ public struct URLEndpoint: Endpoint {
         query.mapValues { values -> any Sendable in values.count == 1 ? values[0] : values }
     }
 
-    /// `text` split into its server (scheme, host, port), decoded path segments and query items
-    /// (by name, in order); nil unless it is an `http(s)` URL with a host.
-    public static func parts(of text: String) -> (baseURL: URL, pathSegments: [String], query: [String: [String]])? {
-        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-            ["http", "https"].contains(scheme), let host = components.host, !host.isEmpty
-        else { return nil }
-        var base = URLComponents()
-        base.scheme = scheme
-        base.host = host
-        base.port = components.port
-        guard let baseURL = base.url else { return nil }
-        var query: [String: [String]] = [:]
-        for item in components.queryItems ?? [] { query[item.name, default: []].append(item.value ?? "") }
-        let segments = components.path.split(separator: "/").map(String.init)
-        // `/a/` is not `/a`: a trailing slash stays, as an empty last segment.
-        return (baseURL, components.path.hasSuffix("/") && !segments.isEmpty ? segments + [""] : segments, query)
+    /// `text` split into its server (scheme, host, port; userinfo left out) and its request
+    /// target: the path and query as sent (see ``Endpoint/requestTarget``); nil unless it is an
+    /// `http(s)` URL with a host.
+    ///
+    /// ```swift
+    /// URLEndpoint.parts(of: "https://Example.com:8443/a//b?0001&y=a+b#top")
+    /// // (https://example.com:8443, "/a//b?0001&y=a+b")
+    /// ```
+    public static func parts(of text: String) -> (baseURL: URL, requestTarget: String)? {
+        RequestTarget.split(text).map { ($0.baseURL, $0.target) }
     }
 }

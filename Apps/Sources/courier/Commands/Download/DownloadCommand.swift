@@ -95,11 +95,12 @@ struct DownloadCommand: AsyncParsableCommand {
     /// The URL's last path segment, percent-decoded — refused when it is empty, `.`, `..`, or
     /// holds `/`, `\` or a control character (then -o must name the file).
     static func fileName(from url: String) throws -> String {
-        guard URLEndpoint.parts(of: url) != nil, let components = URLComponents(string: url) else {
+        guard let parts = URLEndpoint.parts(of: url) else {
             throw ValidationError("'\(url)' is not an http:// or https:// URL")
         }
-        // The last segment as written, then decoded: `a%2Fb` is one segment that decodes to `a/b`.
-        let encoded = components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+        // The last segment as sent, then decoded: `a%2Fb` is one segment that decodes to `a/b`.
+        let path = parts.requestTarget.prefix { $0 != "?" }
+        let encoded = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
         let last = encoded.removingPercentEncoding ?? ""
         let shown = last.unicodeScalars.map {
             $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "\\u{\(String($0.value, radix: 16))}" : String($0)

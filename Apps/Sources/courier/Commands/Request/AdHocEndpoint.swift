@@ -1,29 +1,32 @@
 import Courier
 import Foundation
 
-/// An ``Endpoint`` built from a URL typed on the command line.
+/// An ``Endpoint`` built from a URL typed on the command line: the URL's path and query are sent
+/// as typed (``Endpoint/requestTarget``), as curl sends them.
 struct AdHocEndpoint: Endpoint {
     let baseURL: URL
-    let pathSegments: [String]
+    let requestTarget: String?
     let method: HTTPMethod
     let task: HTTPTask
     let headers: [String: String]?
     let timeout: Duration?
     let secrets: [String]
 
-    var path: String { "/" + pathSegments.joined(separator: "/") }
+    /// The path as sent, without the query.
+    var path: String { String((requestTarget ?? "/").prefix { $0 != "?" }) }
 
-    /// Splits `url` into a base (scheme, host, port), decoded path segments and query items,
-    /// adds `extraQuery`, and attaches `json` (or raw `data` of type `dataType`) as the body.
+    /// Splits `url` into a base (scheme, host, port) and its path and query as typed, adds
+    /// `extraQuery` after them (RFC 3986-encoded), and attaches `json` (or raw `data` of type
+    /// `dataType`) as the body.
     init(
         method: String, url text: String, headers: [String: String], extraQuery: [(String, String)], json: String?, timeout: Duration?,
         secrets: [String] = [], data: String? = nil, dataType: String = "application/octet-stream", uploadFile: URL? = nil
     ) throws {
         guard let parts = URLEndpoint.parts(of: text) else { throw CLIError.usage("'\(text)' is not an http:// or https:// URL") }
         self.baseURL = parts.baseURL
-        self.pathSegments = parts.pathSegments
+        self.requestTarget = parts.requestTarget
         self.method = HTTPMethod(method.uppercased()) ?? .get
-        var query = parts.query
+        var query: [String: [String]] = [:]
         for (name, value) in extraQuery { query[name, default: []].append(value) }
         let parameters = URLEndpoint.parameters(query)
         var body: HTTPTask = .requestPlain

@@ -213,7 +213,8 @@ struct RequestCommand: AsyncParsableCommand {
                 try await send(endpoint, client: client, redactor: redactor)
             }
         } catch let error as NetworkError {
-            if verbose { Terminal.error("> \(endpoint.method.rawValue) \(redactor.url(endpoint.baseURL.absoluteString + endpoint.path))") }
+            let target = endpoint.requestTarget ?? endpoint.path
+            if verbose { Terminal.error("> \(endpoint.method.rawValue) \(redactor.url(endpoint.baseURL.absoluteString + target))") }
             throw ExitCodes.report(error)
         }
     }
