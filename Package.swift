@@ -290,7 +290,8 @@ let package = Package(
         .testTarget(
             name: "CourierCacheTests",
             dependencies: [
-                "CourierCache", "Courier", "CourierAsyncHTTPClient", "CourierTesting", "IntegrationTestSupport", "CourierTransfers", "CourierObservability",
+                "CourierCache", "Courier", "CourierAsyncHTTPClient", "CourierTesting", "IntegrationTestSupport", "CourierTransfers",
+                "CourierObservability",
                 .product(name: "CourierSandbox", package: "Sandbox"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -320,7 +321,8 @@ let package = Package(
         .testTarget(
             name: "CourierTransfersTests",
             dependencies: [
-                "CourierTransfers", "Courier", "CourierAsyncHTTPClient", "CourierTesting", "IntegrationTestSupport", "CourierCache", "CourierObservability",
+                "CourierTransfers", "Courier", "CourierAsyncHTTPClient", "CourierTesting", "IntegrationTestSupport", "CourierCache",
+                "CourierObservability",
                 .product(name: "CourierSandbox", package: "Sandbox"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -335,7 +337,8 @@ let package = Package(
         .testTarget(
             name: "CourierObservabilityTests",
             dependencies: [
-                "CourierObservability", "Courier", "CourierAsyncHTTPClient", "CourierTesting", "IntegrationTestSupport", "CourierCache", "CourierTransfers",
+                "CourierObservability", "Courier", "CourierAsyncHTTPClient", "CourierTesting", "IntegrationTestSupport", "CourierCache",
+                "CourierTransfers",
                 .product(name: "CourierSandbox", package: "Sandbox"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -396,7 +399,8 @@ let package = Package(
         .testTarget(
             name: "HackerNewsAPITests",
             dependencies: [
-                "IntegrationTestSupport", "HackerNewsAPI", "Courier", "CourierCache", "CourierConcurrency", .product(name: "CourierSandbox", package: "Sandbox"),
+                "IntegrationTestSupport", "HackerNewsAPI", "Courier", "CourierCache", "CourierConcurrency",
+                .product(name: "CourierSandbox", package: "Sandbox"),
             ],
             swiftSettings: strict
         ),

@@ -198,7 +198,9 @@ extension CacheMiddleware {
     }
 
     /// A 206 with `range` of a stored complete response.
-    func servePartial(_ entry: CachedResponse, _ range: ByteRange, age: Double, method: HTTPRequest.Method, context: CallContext?) -> (HTTPResponse, HTTPBody?) {
+    func servePartial(_ entry: CachedResponse, _ range: ByteRange, age: Double, method: HTTPRequest.Method, context: CallContext?) -> (
+        HTTPResponse, HTTPBody?
+    ) {
         var (head, _) = serve(entry, age: age, method: method, context: context)
         head.status = .partialContent
         head.headerFields[.contentRange] = "bytes \(range.first)-\(range.last)/\(entry.bodyLength)"

@@ -1,5 +1,5 @@
-public import Courier
 public import CoreMetrics
+public import Courier
 public import CourierTransportCore
 import Foundation
 import Metrics

@@ -1,6 +1,6 @@
-public import OpenAPIRuntime
 package import Foundation
 package import HTTPTypes
+public import OpenAPIRuntime
 
 /// What a transport does on its own, so that the client does not do it again.
 public struct TransportCapabilities: OptionSet, Sendable {

@@ -1,8 +1,8 @@
 import Courier
 import CourierCache
-import CourierTransfers
 import CourierObservability
 import CourierSandbox
+import CourierTransfers
 import Foundation
 import HTTPTypes
 import IntegrationTestSupport

@@ -1,7 +1,7 @@
 import Courier
-import CourierTransfers
 import CourierSandbox
 import CourierTesting
+import CourierTransfers
 import Foundation
 import IntegrationTestSupport
 import Testing

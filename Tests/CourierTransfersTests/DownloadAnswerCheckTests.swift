@@ -1,6 +1,6 @@
 import Courier
-import CourierTransfers
 import CourierTesting
+import CourierTransfers
 import Foundation
 import HTTPTypes
 import IntegrationTestSupport

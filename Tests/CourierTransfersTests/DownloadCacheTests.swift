@@ -1,7 +1,7 @@
 import Courier
 import CourierCache
-import CourierTransfers
 import CourierSandbox
+import CourierTransfers
 import Foundation
 import IntegrationTestSupport
 import Testing

@@ -1,6 +1,6 @@
 import Courier
-import CourierTransfers
 import CourierSandbox
+import CourierTransfers
 import Crypto
 import Foundation
 import IntegrationTestSupport

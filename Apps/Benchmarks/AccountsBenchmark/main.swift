@@ -5,8 +5,8 @@
 import AccountsAPI
 import AsyncHTTPClient
 import Courier
-import CourierTransfers
 import CourierSandbox
+import CourierTransfers
 import Foundation
 import HummingbirdBcrypt
 import NIOCore

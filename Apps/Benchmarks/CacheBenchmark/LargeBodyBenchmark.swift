@@ -1,6 +1,6 @@
 import Courier
-import CourierCache
 import CourierAsyncHTTPClient
+import CourierCache
 import Foundation
 import HTTPTypes
 import OpenAPIAsyncHTTPClient

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Courier
-import CourierCache
 import CourierAsyncHTTPClient
+import CourierCache
 import Foundation
 import Hummingbird
 import Logging

@@ -1,6 +1,6 @@
 import Courier
-import CourierCookies
 import CourierAsyncHTTPClient
+import CourierCookies
 import Foundation
 
 /// Runs the IETF http-state cookie parser tests (`shared/conformance/cookies/`, read at run time)

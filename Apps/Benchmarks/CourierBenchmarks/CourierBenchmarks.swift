@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Courier
-import CourierObservability
 import CourierAsyncHTTPClient
+import CourierObservability
 import CourierSandbox
 import Foundation
 import HTTPTypes

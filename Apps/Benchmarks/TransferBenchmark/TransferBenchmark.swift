@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Courier
-import CourierTransfers
 import CourierSandbox
+import CourierTransfers
 import Foundation
 import NIOCore
 import NIOFoundationCompat

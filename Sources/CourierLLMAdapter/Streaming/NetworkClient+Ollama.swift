@@ -1,6 +1,6 @@
 public import Courier
-public import CourierTransfers
 public import CourierLLM
+public import CourierTransfers
 
 extension NetworkClient {
     /// The answer text of an Ollama-style NDJSON stream (`/api/generate`'s `response`, or

@@ -1,7 +1,7 @@
 import Courier
-import CourierTransfers
 import CourierAsyncHTTPClient
 import CourierSandbox
+import CourierTransfers
 import Foundation
 import IntegrationTestSupport
 import Testing

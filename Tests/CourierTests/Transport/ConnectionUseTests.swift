@@ -1,8 +1,8 @@
 import Courier
-import CourierTransfers
-import CourierObservability
 import CourierAsyncHTTPClient
+import CourierObservability
 import CourierSandbox
+import CourierTransfers
 import Foundation
 import IntegrationTestSupport
 import MetricsTestKit

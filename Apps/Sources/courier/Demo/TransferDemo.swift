@@ -1,7 +1,7 @@
 import Courier
 import CourierCache
-import CourierTransfers
 import CourierSandbox
+import CourierTransfers
 import Foundation
 
 /// The transfers part of `courier demo`: a file uploaded as it is read (the server hashes what it

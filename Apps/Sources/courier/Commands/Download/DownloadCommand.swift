@@ -1,7 +1,7 @@
 import ArgumentParser
 import Courier
-import CourierTransfers
 import CourierAsyncHTTPClient
+import CourierTransfers
 import Foundation
 import HTTPTypes
 

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Courier
+import CourierAsyncHTTPClient
 import CourierCache
 import CourierCookies
-import CourierTransfers
 import CourierObservability
-import CourierAsyncHTTPClient
+import CourierTransfers
 import Foundation
 import HTTPTypes
 import Logging
