@@ -25,7 +25,7 @@ public import OpenAPIRuntime
 /// `Content-Location`) succeeds. Every response it serves carries a correct `Age`. A call chooses
 /// how it uses the cache with `CallTraits.cachePolicy`. HEAD is answered from a stored GET.
 ///
-/// Put it after ``RetryMiddleware`` and before ``LoggingMiddleware`` so that a hit is never
+/// Put it after `RetryMiddleware` and before `LoggingMiddleware` so that a hit is never
 /// retried and the log shows what went to the network.
 public final class CacheMiddleware: ClientMiddleware, CallMiddleware, Sendable {
     /// Where responses are kept.

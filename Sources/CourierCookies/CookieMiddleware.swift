@@ -16,7 +16,7 @@ public import OpenAPIRuntime
 /// let me = try await client.request(Login.me, as: User.self)       // Cookie: session=…
 /// ```
 ///
-/// Put it before ``CacheMiddleware``, so that the cache sees the `Cookie` a request carries (and
+/// Put it before `CacheMiddleware`, so that the cache sees the `Cookie` a request carries (and
 /// keeps answers to different sessions apart). A `Cookie` the request already has comes first,
 /// the jar's after it.
 public struct CookieMiddleware: ClientMiddleware, CallMiddleware, Sendable {

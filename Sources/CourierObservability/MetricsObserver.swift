@@ -24,7 +24,7 @@ import Synchronization
 /// configuration.observers = [MetricsObserver()]
 /// ```
 ///
-/// It runs off the calls' path, like every ``CallObserver``.
+/// It runs off the calls' path, like every `CallObserver`.
 public struct MetricsObserver: CallObserver {
     /// The duration metric's label (OpenTelemetry's name).
     public static let durationLabel = "http.client.request.duration"

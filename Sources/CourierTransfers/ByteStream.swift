@@ -4,7 +4,7 @@ import Foundation
 import OpenAPIRuntime
 
 /// A response body as it arrives, chunk by chunk: an `AsyncSequence` whose only error is
-/// ``NetworkError``. Each iteration sends the request again.
+/// `NetworkError`. Each iteration sends the request again.
 ///
 /// The call takes the client's one path (middlewares, redirects, the header limits); an error
 /// status ends the stream with the endpoint's status mapping's error before any chunk. The body

@@ -1,4 +1,4 @@
-/// How ``NetworkClient/download(_:to:options:progress:)`` fetches a file.
+/// How `NetworkClient/download(_:to:options:progress:)` fetches a file.
 ///
 /// ```swift
 /// var options = DownloadOptions()
@@ -25,14 +25,14 @@ public struct DownloadOptions: Sendable {
     /// Whether to continue an interrupted download (``Resume/whenValid`` by default).
     public var resume: Resume
     /// The file's expected SHA-256 as `sha256:` and 64 hex digits; checked before the file is
-    /// put in place. A mismatch is ``FileFailure/checksumMismatch(expected:actual:)`` and
+    /// put in place. A mismatch is `FileFailure/checksumMismatch(expected:actual:)` and
     /// nothing is kept.
     public var checksum: String?
     /// No bytes for this long fails the transfer with `.timedOut` (then resumed under the retry
     /// policy); nil waits for ever. The endpoint's timeout bounds only the wait for each head.
     public var idleTimeout: Duration?
     /// A body cut off mid-way is resumed within the same call under this policy's attempts,
-    /// backoff and retryable errors; nil takes the client's ``RetryMiddleware``'s policy, and a
+    /// backoff and retryable errors; nil takes the client's `RetryMiddleware`'s policy, and a
     /// client without one does not resume within a call (the partial file stays for the next).
     public var retry: RetryPolicy?
     /// The largest file accepted, in bytes; nil accepts any size (the disk is the bound).

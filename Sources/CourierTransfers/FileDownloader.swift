@@ -9,7 +9,7 @@ import OpenAPIRuntime
 import FoundationNetworking
 #endif
 
-/// One ``NetworkClient/download(_:to:options:progress:)``: the body streamed into the partial
+/// One `NetworkClient/download(_:to:options:progress:)`: the body streamed into the partial
 /// file, resumed with `Range`/`If-Range` where it can be, put in place only when whole.
 ///
 /// Every answer is checked before a byte of it is kept: a 206 must start where the partial ends

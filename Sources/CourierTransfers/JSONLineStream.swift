@@ -4,9 +4,9 @@ import Foundation
 
 /// The values of a line-delimited JSON body as they arrive — NDJSON, JSON Lines, and JSON text
 /// sequences (RFC 7464: a record separator before each value) — each decoded as `Value` by the
-/// endpoint's ``Endpoint/responseDecoding`` (or the one given). Blank lines are skipped. A line
-/// that does not decode ends the stream with ``NetworkError/decodingError(_:)``; a line longer
-/// than the client's `maxResponseBytes` with ``NetworkError/responseTooLarge(limit:)``.
+/// endpoint's `Endpoint/responseDecoding` (or the one given). Blank lines are skipped. A line
+/// that does not decode ends the stream with `NetworkError/decodingError(_:)`; a line longer
+/// than the client's `maxResponseBytes` with `NetworkError/responseTooLarge(limit:)`.
 /// Otherwise as ``ByteStream``.
 public struct JSONLineStream<Value: Decodable & Sendable>: AsyncSequence, Sendable {
     public typealias Element = Value

@@ -4,7 +4,7 @@ import Foundation
 
 /// A response body's lines as they arrive (LF or CRLF ends a line; the last line may have none),
 /// decoded as UTF-8 (an invalid byte becomes U+FFFD). A line longer than the client's
-/// `maxResponseBytes` ends the stream with ``NetworkError/responseTooLarge(limit:)``. Otherwise
+/// `maxResponseBytes` ends the stream with `NetworkError/responseTooLarge(limit:)`. Otherwise
 /// as ``ByteStream``.
 public struct LineStream: AsyncSequence, Sendable {
     public typealias Element = String

@@ -22,8 +22,8 @@ extension NetworkClient {
     /// length, a keyed fingerprint of the URL, never the URL) for the next call to resume with
     /// `Range` and `If-Range` (``DownloadOptions/resume``). Within one call, a body cut off mid-way
     /// is resumed under the retry policy (``DownloadOptions/retry``). A full disk is
-    /// ``FileFailure/diskFull(path:)`` with the partial kept; a second download to the same
-    /// target, in any process, fails at once with ``FileFailure/inUse(path:)``.
+    /// `FileFailure/diskFull(path:)` with the partial kept; a second download to the same
+    /// target, in any process, fails at once with `FileFailure/inUse(path:)`.
     ///
     /// The call takes the client's one path: middlewares, redirects (each hop the client's), the
     /// header limits; the endpoint's timeout bounds the wait for each response head and
@@ -41,10 +41,10 @@ extension NetworkClient {
         return try await FileDownloader(client: self, call: call, target: destination, options: options, progress: progress).run()
     }
 
-    /// Sends `endpoint` — typically an upload (``HTTPTask/uploadFile(_:contentType:)``,
-    /// ``HTTPTask/uploadStream(_:length:contentType:)``, a multipart form) — reporting the
+    /// Sends `endpoint` — typically an upload (`HTTPTask/uploadFile(_:contentType:)`,
+    /// `HTTPTask/uploadStream(_:length:contentType:)`, a multipart form) — reporting the
     /// request body's bytes to `progress` as the transport takes them; the answer as
-    /// ``response(_:)`` gives it.
+    /// `response(_:)` gives it.
     ///
     /// A body sent again (a retry of a file upload) reports from zero again.
     public func upload(_ endpoint: some Endpoint, progress: TransferProgress) async throws(NetworkError) -> NetworkResponse {

@@ -17,7 +17,7 @@ import Darwin
 ///
 /// Opening takes an exclusive `flock` on the partial file, without waiting: a second download to
 /// the same target — in this process or another — fails at once with
-/// ``FileFailure/inUse(path:)`` and never touches the first one's bytes. The lock goes with the
+/// `FileFailure/inUse(path:)` and never touches the first one's bytes. The lock goes with the
 /// descriptor, so a killed process leaves no stale lock. ``finish()`` syncs the body and renames
 /// it over `FILE` in one step: `FILE` is either the old file or the whole new one.
 final class PartialDownload {
@@ -252,7 +252,7 @@ final class PartialDownload {
         return true
     }
 
-    /// The error for a failed system call on `path`: a full disk or quota is ``FileFailure/diskFull(path:)``.
+    /// The error for a failed system call on `path`: a full disk or quota is `FileFailure/diskFull(path:)`.
     private static func failure(_ path: String, _ operation: String) -> NetworkError {
         let code = errno
         if code == ENOSPC || code == EDQUOT { return .fileError(.diskFull(path: path)) }
