@@ -85,7 +85,7 @@ module_sources() {
             printf '%s\n' "$c/Exports.swift" \
                 "$c"/Errors/{NetworkError,NetworkError+Mapping,NetworkError+Messages,WebSocketFailure,FileFailure,StatusMapping,DecodingDiagnostics,TaskCancellation}.swift \
                 "$c"/Middleware/HTTPDate.swift "$c"/Events/{EventStreamParser,ServerEvent}.swift \
-                "$c/Decoding/ResponseDecoding.swift" "$c/Endpoint/MultipartFormData.swift"
+                "$c/Decoding/ResponseDecoding.swift" "$c/Endpoint/MultipartFormData.swift" "$c/Endpoint/RequestTarget.swift"
             ;;
         CourierCache)
             # The cache's parsers: headers, the disk entry format, freshness — not the middleware or the stores.

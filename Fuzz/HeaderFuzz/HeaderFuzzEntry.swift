@@ -40,11 +40,37 @@ public func headerFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) ->
             guard age >= 0, age <= 2_147_483_648 else { fuzzFailure("Age \(value.debugDescription) → \(age)") }
         }
         _ = CachedResponse.varyNames(value)
+        checkRequestTarget(value)
     }
     checkCacheControl(lines)
     checkFields(bytes, lines: lines)
     checkLines(bytes)
     return 0
+}
+
+/// A URL given whole or a `Location` (untrusted): what goes on the request line holds only bytes
+/// a URL may carry (no space, no control, no non-ASCII), its `%` always starts an escape, and
+/// normalizing again changes nothing.
+private func checkRequestTarget(_ value: String) {
+    let target = RequestTarget.normalized(value)
+    let reference = RequestTarget.reference(value)
+    // A reference's authority is Foundation's to parse (IPv6, international names): checked only
+    // for an absolute path, which has none.
+    let absolutePath = value.hasPrefix("/") && !value.hasPrefix("//")
+    for text in absolutePath ? [target, reference] : [target] {
+        let bytes = Array(text.utf8)
+        for (index, byte) in bytes.enumerated() {
+            guard byte > 0x20, byte < 0x7F, byte != UInt8(ascii: "#") else {
+                fuzzFailure("RequestTarget(\(value.debugDescription)) sends byte \(byte) in \(text.debugDescription)")
+            }
+            if byte == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, bytes[index + 1].isHexDigit, bytes[index + 2].isHexDigit else {
+                    fuzzFailure("RequestTarget(\(value.debugDescription)): a bare % in \(text.debugDescription)")
+                }
+            }
+        }
+    }
+    guard RequestTarget.normalized(target) == target else { fuzzFailure("RequestTarget.normalized not idempotent on \(value.debugDescription)") }
 }
 
 /// Content-Range: what it returns is a range a download can add one to and compare, never a
@@ -247,4 +273,10 @@ private func checkFields(_ bytes: [UInt8], lines: [String]) {
     _ = entry.matches(requestFields)
     _ = entry.head
     _ = CacheStorability.isStorable(request, response, requestDirectives: CacheControl(requestFields))
+}
+
+extension UInt8 {
+    fileprivate var isHexDigit: Bool {
+        (0x30...0x39).contains(self) || (0x61...0x66).contains(self | 0x20)
+    }
 }

@@ -113,13 +113,15 @@ public final class NetworkClient: NetworkProviding, Sendable {
             CallContext(
                 deadline: ContinuousClock.now + timeout, secrets: secrets, maxResponseBytes: maxResponseBytes,
                 traits: traits, streamsResponse: streams, idleTimeout: idleTimeout, origin: built.baseURL,
-                collected: streams ? nil : CollectedAnswer(), requestFile: built.file)
+                requestFile: built.file)
         }
     }
 
     /// The non-generic body of ``answer(_:)``.
     package func send(_ call: Call) async throws(NetworkError) -> NetworkResponse {
         var context = call.context(maxResponseBytes: configuration.maxResponseBytes)
+        // Only a middleware (the cache) hands a collected answer over: none, nothing to allocate.
+        if !configuration.middlewares.isEmpty { context.collected = CollectedAnswer() }
         context.recorder = recorder(for: call)
         do {
             let collected = try await pipeline.collect(call, context: context)
