@@ -402,15 +402,12 @@ struct TransferRoutesTests {
         }
     }
 
-    @Test("/ndjson?count=100000 arrives whole and in order, quickly; stats count its bytes")
+    @Test("/ndjson?count=100000 arrives whole and in order; stats count its bytes")
     func ndjsonMany() async throws {
         try await withSandbox { sandbox in
-            let start = ContinuousClock.now
             let answer = try await sandbox.send(.GET, "/ndjson?count=100000&key=many")
-            let elapsed = ContinuousClock.now - start
             let expected = Array((0..<100_000).map { Self.record($0) }.joined().utf8)
             #expect(answer.body == expected)
-            #expect(elapsed < .seconds(10), "\(elapsed)")
             let counted = await eventually {
                 try await sandbox.json("/files/stats?key=many", as: TransferStats.self).bytesWritten == expected.count
             }

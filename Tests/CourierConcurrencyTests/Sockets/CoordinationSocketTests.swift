@@ -47,26 +47,36 @@ struct CoordinationSocketTests {
     @Test func orderedRevealStartsEveryRequestAtOnceButRevealsTopDown() async throws {
         try await withSandbox { sandbox, client in
             let reveals = Recorder<(String, ContinuousClock.Instant)>()
+            let started = Recorder<String>()
+            let sawEveryStart = Recorder<Bool>()
             func section(_ id: String, _ ms: Int) -> RevealSection {
-                RevealSection(id, operation: { try await client.request(sandbox.delay(ms), as: Delayed.self).delayedMs }) { state in
+                RevealSection(
+                    id,
+                    operation: {
+                        // Each operation waits until all three have started: were the sections run one after
+                        // another, the first would wait alone and record false. No timing is assumed, so a
+                        // loaded machine cannot make this fail.
+                        await started.append(id)
+                        await sawEveryStart.append(await eventually { await started.entries.count == 3 })
+                        return try await client.request(sandbox.delay(ms), as: Delayed.self).delayedMs
+                    }
+                ) { state in
                     if state.isFinished { await reveals.append((id, .now)) }
                 }
             }
             let reveal = OrderedReveal(
                 interval: .milliseconds(100),
-                sections: [
-                    // The fast sections still take 300–350 ms: on a loaded CI machine a 50 ms one could end
-                    // before the third request had started, and the in-flight count would say 2.
-                    section("overview", 900), section("weekly", 300), section("today", 350),
-                ])
+                sections: [section("overview", 900), section("weekly", 50), section("today", 80)])
             await reveal.run()
             let order = await reveals.entries
             #expect(order.map(\.0) == ["overview", "weekly", "today"])
             #expect(order[1].1 - order[0].1 >= .milliseconds(100))
             #expect(order[2].1 - order[1].1 >= .milliseconds(100))
-            // The slow first section held back the reveals, not the requests: all three were in flight together.
+            // The slow first section held back the reveals, not the requests: all three had started before any
+            // of them sent its request, and the server answered each once.
+            #expect(await sawEveryStart.entries == [true, true, true])
             let stats = try await sandbox.stats(client)
-            #expect(stats.maxInFlight == 3)
+            #expect(stats.total == 3)
         }
     }
 }
