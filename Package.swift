@@ -238,7 +238,10 @@ let package = Package(
         .target(
             name: "AlanAPI",
             dependencies: [
-                "Courier", "CourierCache", "CourierTransfers", "CourierLLM", "CourierLLMAdapter", "CourierConcurrency", .product(name: "Logging", package: "swift-log"),
+                "Courier", "CourierCache", "CourierTransfers", "CourierLLM", "CourierLLMAdapter", "CourierConcurrency",
+                .product(name: "Logging", package: "swift-log"),
+                // The coin app's live ticker (Coin/UpbitTicker*.swift), with the `WebSocket` trait.
+                .target(name: "CourierWebSocket", condition: .when(traits: ["WebSocket"])),
             ],
             swiftSettings: library
         ),
@@ -365,7 +368,8 @@ let package = Package(
         .testTarget(
             name: "CourierLLMTests",
             dependencies: [
-                "IntegrationTestSupport", "CourierLLM", "CourierLLMAdapter", "CourierTransfers", "Courier", .product(name: "CourierSandbox", package: "Sandbox"),
+                "IntegrationTestSupport", "CourierLLM", "CourierLLMAdapter", "CourierTransfers", "Courier",
+                .product(name: "CourierSandbox", package: "Sandbox"),
             ],
             resources: [.copy("Fixtures")],
             swiftSettings: strict
@@ -425,7 +429,7 @@ let package = Package(
         .testTarget(
             name: "CourierWebSocketTests",
             dependencies: [
-                "CourierWebSocket", "Courier", "IntegrationTestSupport", "CourierTesting",
+                "CourierWebSocket", "Courier", "AlanAPI", "IntegrationTestSupport", "CourierTesting",
                 .product(name: "CourierSandbox", package: "Sandbox"),
                 .product(name: "WSClient", package: "swift-websocket", condition: .when(traits: ["WebSocket"])),
                 .product(name: "NIOCore", package: "swift-nio"),

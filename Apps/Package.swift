@@ -189,7 +189,7 @@ let package = Package(
         .executableTarget(
             name: "WebSocketBenchmark",
             dependencies: courier + [
-                library("CourierWebSocket"), sandbox,
+                library("CourierWebSocket"), library("AlanAPI"), sandbox,
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -155,13 +155,13 @@ private func checkRetryAfter(_ value: String) {
     guard let error = StatusMapping.standard.error(for: response, body: Data(value.utf8)) else {
         fuzzFailure("429 mapped to success")
     }
-    for language in MessageLanguage.allCases { _ = error.userMessage(in: language) }
+    for language in NetworkError.MessageLanguage.allCases { _ = error.userMessage(in: language) }
     _ = error.log()
     _ = error.errorDescription
     // A server's own Retry-After as a Double from elsewhere (a user's value) must not trap either.
     for raw in [Double.nan, .infinity, -.infinity, 1e19, -1e19, 1e308, Double(value.utf8.count) * 1e17] {
         let error = NetworkError.rateLimited(retryAfter: raw)
-        for language in MessageLanguage.allCases { _ = error.userMessage(in: language) }
+        for language in NetworkError.MessageLanguage.allCases { _ = error.userMessage(in: language) }
     }
 }
 

@@ -1,6 +1,6 @@
 public import Courier
 
-/// The wrapper around every User API answer, errors included (seed 003):
+/// The wrapper around every User API answer, errors included:
 /// `{"success":Bool,"code":String?,"message":String?,"data":T?}` — Courier's `Envelope`
 /// under the seminar's name.
 ///

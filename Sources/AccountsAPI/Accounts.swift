@@ -152,7 +152,9 @@ public actor Accounts {
     /// Trades the session's refresh token for a new token (and refresh token), keeps them, and
     /// returns the token; nil when there is no refresh token. Runs outside the actor, called by
     /// the token middleware (once for many refused calls).
-    private static func refresh(_ holder: SessionHolder, client: NetworkClient, credentials: CredentialsFile?) async throws -> BearerToken? {
+    private static func refresh(_ holder: SessionHolder, client: NetworkClient, credentials: CredentialsFile?) async throws -> BearerTokenMiddleware
+        .Token?
+    {
         guard let credentials else { return try await exchange(holder, client: client, credentials: nil) }
         return try await credentials.withLock {
             // Another process may have refreshed while this one waited: its new tokens are the
@@ -169,7 +171,9 @@ public actor Accounts {
 
     /// The refresh call itself; the new tokens are kept, and saved when there is a file (a
     /// failed save is an error: the server has already rotated the refresh token).
-    private static func exchange(_ holder: SessionHolder, client: NetworkClient, credentials: CredentialsFile?) async throws -> BearerToken? {
+    private static func exchange(_ holder: SessionHolder, client: NetworkClient, credentials: CredentialsFile?) async throws -> BearerTokenMiddleware
+        .Token?
+    {
         guard var session = holder.session, let refreshToken = session.refreshToken else { return nil }
         let reply = try await client.request(UserAPI.refresh(RefreshRequest(refreshToken: refreshToken)), as: APIResponse<LoginResponse>.self)
         guard let login = reply.data, let token = login.token else { return nil }

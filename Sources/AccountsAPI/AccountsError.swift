@@ -55,7 +55,7 @@ extension AccountsError: LocalizedError {
     public var errorDescription: String? { userMessage(in: .preferred) }
 
     /// The message to show in `language` (the server's message is shown as it was sent).
-    public func userMessage(in language: MessageLanguage) -> String {
+    public func userMessage(in language: NetworkError.MessageLanguage) -> String {
         switch (self, language) {
         case (.server(_, _, let message, _), _): message
         case (.network(let error), _): error.userMessage(in: language)

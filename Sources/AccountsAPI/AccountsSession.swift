@@ -27,7 +27,7 @@ public struct AccountsSession: Codable, Sendable, Equatable, CustomStringConvert
     }
 
     /// The token as ``BearerTokenMiddleware`` sends it.
-    var bearerToken: BearerToken? { token.map { BearerToken($0, expiresAt: expiresAt) } }
+    var bearerToken: BearerTokenMiddleware.Token? { token.map { BearerTokenMiddleware.Token($0, expiresAt: expiresAt) } }
 
     /// Whether it can get a new token without the password.
     public var canRefresh: Bool { refreshToken != nil }

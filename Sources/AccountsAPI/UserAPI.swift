@@ -2,7 +2,7 @@ public import Courier
 public import Foundation
 public import HTTPTypes
 
-/// The seminar's User API (seed 003) as an `Endpoint` enum: one case per call.
+/// The seminar's User API as an `Endpoint` enum: one case per call.
 ///
 /// ```swift
 /// let client = NetworkClient(configuration: .init(baseURL: URL(string: "http://127.0.0.1:8080")!))

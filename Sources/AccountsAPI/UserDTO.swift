@@ -1,6 +1,6 @@
 public import Foundation
 
-/// `POST /api/v1/users`: a new account (seed 003's `RegisterRequest`).
+/// `POST /api/v1/users`: a new account (the seminar's `RegisterRequest`).
 ///
 /// Its `description` and mirror hide the password, so printing or dumping it is safe.
 public struct RegisterRequest: Codable, Sendable, Equatable {
@@ -25,7 +25,7 @@ public struct RegisterRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// `POST /api/v1/auth/login` (seed 003's `LoginRequest`). Its `description` hides the password.
+/// `POST /api/v1/auth/login` (the seminar's `LoginRequest`). Its `description` hides the password.
 public struct LoginRequest: Codable, Sendable, Equatable {
     /// The account's username.
     public var username: String
@@ -120,7 +120,7 @@ public struct RefreshRequest: Codable, Sendable, Equatable, CustomStringConverti
     public var customMirror: Mirror { Mirror(self, children: ["refreshToken": "<redacted>"]) }
 }
 
-/// An account as the server shows it to its owner (seed 003's `UserResponse`).
+/// An account as the server shows it to its owner (the seminar's `UserResponse`).
 public struct UserResponse: Codable, Sendable, Equatable {
     /// The account id.
     public var id: Int
@@ -147,7 +147,7 @@ public struct UserResponse: Codable, Sendable, Equatable {
 }
 
 /// `PATCH /api/v1/users/{id}`: the fields to change; nil fields are left out of the body and
-/// keep their value (seed 003's `UpdateUserRequest`).
+/// keep their value (the seminar's `UpdateUserRequest`).
 public struct UpdateUserRequest: Codable, Sendable, Equatable {
     /// New display name.
     public var name: String?

@@ -1,8 +1,8 @@
 public import Courier
 import CourierLLM
 public import CourierLLMAdapter
-public import Foundation
 import CourierTransfers
+public import Foundation
 import HTTPTypes
 public import Logging
 

@@ -6,7 +6,7 @@ import NIOHTTP2
 import Synchronization
 
 /// Tells a call's timeline whether each of its exchanges went out on a new connection or on one
-/// kept from an earlier request (`CallEvent.Kind.connection`), through AsyncHTTPClient's
+/// kept from an earlier request (`CallStep.Kind.connection`), through AsyncHTTPClient's
 /// connection initializers — it has no other hook: its requests never learn their connection.
 ///
 /// Every connection a transport's clients open gets a handler, added by the connection

@@ -206,7 +206,7 @@ public final class CacheMiddleware: ClientMiddleware, CallMiddleware, Sendable {
     }
 
     /// Records `outcome` in the timeline of the call `context` describes, if it has one.
-    static func note(_ outcome: CallEvent.CacheOutcome, _ context: CallContext?) {
+    static func note(_ outcome: CallStep.CacheOutcome, _ context: CallContext?) {
         context?.recorder?.record(.cache(outcome))
     }
 

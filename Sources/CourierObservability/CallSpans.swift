@@ -35,7 +35,7 @@ final class CallSpans: AttemptTracing {
         parent = ServiceContext.current ?? .topLevel
     }
 
-    func observe(_ event: CallEvent) {
+    func observe(_ event: CallStep) {
         state.withLock { state in
             switch event.kind {
             case .callStarted(let method, let url):
@@ -44,65 +44,8 @@ final class CallSpans: AttemptTracing {
                 // Attributes and events only for a span that records them (not the no-op tracer's).
                 if span.isRecording { span.attributes = Self.attributes(method: method, url: url) }
                 state.call = span
-            case .attemptStarted(let url):
-                Self.endExchanges(&state)
-                let span = tracer.startSpan(state.method, context: state.call?.context ?? parent, ofKind: .client)
-                if span.isRecording {
-                    var attributes = Self.attributes(method: state.method, url: url)
-                    if event.attempt > 1 { attributes["http.request.resend_count"] = event.attempt - 1 }
-                    span.attributes = attributes
-                }
-                state.attempts[event.attempt] = Exchange(span: span)
-            case .responseHead(let status):
-                guard let span = state.attempts[event.attempt]?.span, span.isRecording else { return }
-                state.attempts[event.attempt]?.headAt = DefaultTracerClock.now
-                span.updateAttributes { attributes in
-                    attributes["http.response.status_code"] = status
-                    if status >= 400 { attributes["error.type"] = String(status) }
-                }
-                if status >= 400 { span.setStatus(SpanStatus(code: .error)) }
-            case .attemptFailed(let reason):
-                guard let span = state.attempts.removeValue(forKey: event.attempt)?.span else { return }
-                span.attributes["error.type"] = MetricsObserver.Exchange.errorType(reason)
-                span.setStatus(SpanStatus(code: .error, message: reason))
-                span.end()
-            case .bodyDone(let bytes):
-                guard let span = state.attempts.removeValue(forKey: event.attempt)?.span else { return }
-                if span.isRecording { span.attributes["http.response.body.size"] = bytes }
-                span.end()
-            case .traceContext:
-                break
-            case .connection(let number, let reused):
-                guard let span = state.attempts[event.attempt]?.span, span.isRecording else { return }
-                span.updateAttributes { attributes in
-                    attributes["courier.connection.number"] = Int(truncatingIfNeeded: number)
-                    attributes["courier.connection.reused"] = reused
-                }
-            case .retryScheduled(let reason, let delay, let budgetLeft):
-                Self.endExchanges(&state)
-                guard state.call?.isRecording == true else { return }
-                var attributes: SpanAttributes = [
-                    "courier.retry.reason": .string(reason), "courier.retry.delay_ms": .int64(delay.milliseconds),
-                ]
-                if let budgetLeft { attributes["courier.retry.budget_left"] = budgetLeft }
-                state.call?.addEvent(SpanEvent(name: "courier.retry.scheduled", attributes: attributes))
-            case .retryAbandoned(let reason):
-                state.call?.addEvent(SpanEvent(name: "courier.retry.abandoned", attributes: ["courier.retry.reason": .string(reason)]))
-            case .joined:
-                state.call?.addEvent(SpanEvent(name: "courier.deduplication.joined"))
-            case .cache(let outcome):
-                state.call?.addEvent(SpanEvent(name: "courier.cache", attributes: ["courier.cache.outcome": .string(outcome.rawValue)]))
-            case .token(let outcome):
-                state.call?.addEvent(SpanEvent(name: "courier.token", attributes: ["courier.token.outcome": .string(outcome.rawValue)]))
-            case .redirect(let status, let to):
-                Self.endExchanges(&state)
-                guard state.call?.isRecording == true else { return }
-                state.call?.addEvent(
-                    SpanEvent(
-                        name: "courier.redirect",
-                        attributes: ["http.response.status_code": .int64(Int64(status)), "courier.redirect.to": .string(to)]))
-            case .note(let text):
-                state.call?.addEvent(SpanEvent(name: "courier.note", attributes: ["courier.note": .string(text)]))
+            case .attemptStarted, .responseHead, .attemptFailed, .bodyDone, .traceContext, .connection:
+                exchange(event, &state)
             case .callFinished(let status, let error):
                 Self.endExchanges(&state)
                 guard let span = state.call else { return }
@@ -115,7 +58,84 @@ final class CallSpans: AttemptTracing {
                 }
                 if let error { span.setStatus(SpanStatus(code: .error, message: error)) }
                 span.end()
+            default:
+                Self.decision(event.kind, &state)
             }
+        }
+    }
+
+    /// A step of one HTTP exchange: its own client span, started, annotated and ended.
+    private func exchange(_ event: CallStep, _ state: inout State) {
+        switch event.kind {
+        case .attemptStarted(let url):
+            Self.endExchanges(&state)
+            let span = tracer.startSpan(state.method, context: state.call?.context ?? parent, ofKind: .client)
+            if span.isRecording {
+                var attributes = Self.attributes(method: state.method, url: url)
+                if event.attempt > 1 { attributes["http.request.resend_count"] = event.attempt - 1 }
+                span.attributes = attributes
+            }
+            state.attempts[event.attempt] = Exchange(span: span)
+        case .responseHead(let status):
+            guard let span = state.attempts[event.attempt]?.span, span.isRecording else { return }
+            state.attempts[event.attempt]?.headAt = DefaultTracerClock.now
+            span.updateAttributes { attributes in
+                attributes["http.response.status_code"] = status
+                if status >= 400 { attributes["error.type"] = String(status) }
+            }
+            if status >= 400 { span.setStatus(SpanStatus(code: .error)) }
+        case .attemptFailed(let reason):
+            guard let span = state.attempts.removeValue(forKey: event.attempt)?.span else { return }
+            span.attributes["error.type"] = MetricsObserver.Exchange.errorType(reason)
+            span.setStatus(SpanStatus(code: .error, message: reason))
+            span.end()
+        case .bodyDone(let bytes):
+            guard let span = state.attempts.removeValue(forKey: event.attempt)?.span else { return }
+            if span.isRecording { span.attributes["http.response.body.size"] = bytes }
+            span.end()
+        case .traceContext:
+            break
+        case .connection(let number, let reused):
+            guard let span = state.attempts[event.attempt]?.span, span.isRecording else { return }
+            span.updateAttributes { attributes in
+                attributes["courier.connection.number"] = Int(truncatingIfNeeded: number)
+                attributes["courier.connection.reused"] = reused
+            }
+        default:
+            break
+        }
+    }
+
+    /// A decision of Courier's machinery (a retry, a cache hit, a redirect …): an event on the call's span.
+    private static func decision(_ kind: CallStep.Kind, _ state: inout State) {
+        switch kind {
+        case .retryScheduled(let reason, let delay, let budgetLeft):
+            Self.endExchanges(&state)
+            guard state.call?.isRecording == true else { return }
+            var attributes: SpanAttributes = [
+                "courier.retry.reason": .string(reason), "courier.retry.delay_ms": .int64(delay.milliseconds),
+            ]
+            if let budgetLeft { attributes["courier.retry.budget_left"] = budgetLeft }
+            state.call?.addEvent(SpanEvent(name: "courier.retry.scheduled", attributes: attributes))
+        case .retryAbandoned(let reason):
+            state.call?.addEvent(SpanEvent(name: "courier.retry.abandoned", attributes: ["courier.retry.reason": .string(reason)]))
+        case .joined:
+            state.call?.addEvent(SpanEvent(name: "courier.deduplication.joined"))
+        case .cache(let outcome):
+            state.call?.addEvent(SpanEvent(name: "courier.cache", attributes: ["courier.cache.outcome": .string(outcome.rawValue)]))
+        case .token(let outcome):
+            state.call?.addEvent(SpanEvent(name: "courier.token", attributes: ["courier.token.outcome": .string(outcome.rawValue)]))
+        case .redirect(let status, let to):
+            Self.endExchanges(&state)
+            guard state.call?.isRecording == true else { return }
+            state.call?.addEvent(
+                SpanEvent(
+                    name: "courier.redirect",
+                    attributes: ["http.response.status_code": .int64(Int64(status)), "courier.redirect.to": .string(to)]))
+        case .note(let text):
+            state.call?.addEvent(SpanEvent(name: "courier.note", attributes: ["courier.note": .string(text)]))
+        default:
+            break
         }
     }
 

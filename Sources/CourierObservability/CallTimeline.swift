@@ -3,7 +3,7 @@ public import CourierTransportCore
 import Foundation
 import Synchronization
 
-/// The events of the calls made while it records — filled as they happen, on success and on
+/// The steps of the calls made while it records — filled as they happen, on success and on
 /// failure alike (a typed-throws `NetworkError` cannot carry them) — and a waterfall of them.
 ///
 /// ```swift
@@ -15,20 +15,20 @@ import Synchronization
 /// }
 /// ```
 public final class CallTimeline: Sendable {
-    private let state = Mutex<[CallEvent]>([])
+    private let state = Mutex<[CallStep]>([])
 
     /// An empty timeline.
     public init() {}
 
-    /// Every event recorded so far, in the order they happened.
-    public var events: [CallEvent] { state.withLock { $0 } }
+    /// Every step recorded so far, in the order they happened.
+    public var steps: [CallStep] { state.withLock { $0 } }
 
-    /// Records `event` (as it happens, on the call's path).
-    func append(_ event: CallEvent) {
-        state.withLock { $0.append(event) }
+    /// Records `step` (as it happens, on the call's path).
+    func append(_ step: CallStep) {
+        state.withLock { $0.append(step) }
     }
 
-    /// The calls' events as a waterfall, one line per event with the milliseconds since its call
+    /// The calls' steps as a waterfall, one line per step with the milliseconds since its call
     /// started, e.g.
     ///
     /// ```
@@ -53,7 +53,7 @@ public final class CallTimeline: Sendable {
         var lines: [String] = []
         var starts: [UInt64: ContinuousClock.Instant] = [:]
         var previous: [UInt64: ContinuousClock.Instant] = [:]
-        for event in events {
+        for event in steps {
             let start = starts[event.call] ?? event.at
             starts[event.call] = start
             if case .callStarted(let method, let url) = event.kind {
@@ -74,7 +74,7 @@ public final class CallTimeline: Sendable {
         String(format: "%.1f", (to - from).seconds * 1000)
     }
 
-    private static func describe(_ kind: CallEvent.Kind, step: String) -> String {
+    private static func describe(_ kind: CallStep.Kind, step: String) -> String {
         switch kind {
         case .callStarted(let method, let url): "\(method) \(url)"
         case .attemptStarted(let url): "sent  \(url)"
@@ -104,7 +104,7 @@ public final class CallTimeline: Sendable {
 }
 
 extension NetworkClient {
-    /// This client — the same configuration, transport and observers — recording the events of
+    /// This client — the same configuration, transport and observers — recording the steps of
     /// every call it makes into `timeline` as they happen, on success and on failure alike.
     ///
     /// ```swift

@@ -133,7 +133,7 @@ struct HAREntry: Encodable {
     var response: Response?
     var timings = Timings()
     /// The connection the exchange went out on (HAR's "unique ID of the parent TCP/IP
-    /// connection"), where the transport told it (`CallEvent.Kind.connection`).
+    /// connection"), where the transport told it (`CallStep.Kind.connection`).
     var connection: String?
     var comment: String?
 

@@ -107,10 +107,10 @@ public final class HARRecorder: ClientMiddleware, CallMiddleware, Sendable {
     }
 
     /// The connection the exchange under way went out on, when the call is recorded and its
-    /// transport told it (`CallEvent.Kind.connection`).
+    /// transport told it (`CallStep.Kind.connection`).
     static func connection(_ recorder: CallRecorder?) -> String? {
         guard let recorder else { return nil }
-        let events = recorder.events
+        let events = recorder.steps
         guard let attempt = events.last(where: { if case .attemptStarted = $0.kind { true } else { false } })?.attempt else { return nil }
         for event in events.reversed() where event.attempt == attempt {
             if case .connection(let number, _) = event.kind { return String(number) }

@@ -38,12 +38,12 @@ public struct MetricsObserver: CallObserver {
     }
 
     /// False: it reads whole timelines only.
-    public var observesEachEvent: Bool { false }
+    public var observesEachStep: Bool { false }
 
-    public func callEnded(_ events: [CallEvent]) {
+    public func callEnded(_ steps: [CallStep]) {
         var method = "GET"
         var exchanges: [Exchange] = []
-        for event in events {
+        for event in steps {
             switch event.kind {
             case .callStarted(let name, _):
                 method = name
@@ -129,7 +129,7 @@ public struct MetricsObserver: CallObserver {
         }
     }
 
-    /// One HTTP exchange as the events tell it.
+    /// One HTTP exchange as the steps tell it.
     struct Exchange {
         let attempt: Int
         let url: String

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Records one call's ``CallEvent``s and hands each, as it happens, to whoever listens — a
+/// Records one call's ``CallStep``s and hands each, as it happens, to whoever listens — a
 /// `CallTimeline` the caller passed in, the client's observers. There is one only when someone
 /// listens: with none, ``CallContext/recorder`` is nil and recording costs a nil check.
 ///
@@ -13,24 +13,24 @@ public final class CallRecorder: Sendable {
     /// The call's number, unique in this process.
     public let call: UInt64
     private let state: Mutex<State>
-    private let listeners: [@Sendable (CallEvent) -> Void]
+    private let listeners: [@Sendable (CallStep) -> Void]
     /// The call's trace, when the client traces: what each exchange's request carries.
     package let tracing: (any AttemptTracing)?
 
     private struct State {
         var attempt = 0
-        var events: [CallEvent]
+        var events: [CallStep]
         /// The last URL redacted for this call, and its redaction: most exchanges go where the call did.
         var url: (raw: String, redacted: String)?
     }
 
     private static let nextCall = Atomic<UInt64>(0)
 
-    /// A recorder for a new call, telling each event to `listeners` (which must not block), with
-    /// `tracing` told of each event first when the client traces.
-    package init(listeners: [@Sendable (CallEvent) -> Void], tracing: (any AttemptTracing)? = nil) {
+    /// A recorder for a new call, telling each step to `listeners` (which must not block), with
+    /// `tracing` told of each step first when the client traces.
+    package init(listeners: [@Sendable (CallStep) -> Void], tracing: (any AttemptTracing)? = nil) {
         call = Self.nextCall.add(1, ordering: .relaxed).newValue
-        var events: [CallEvent] = []
+        var events: [CallStep] = []
         events.reserveCapacity(8)  // a plain call's events, in one allocation
         state = Mutex(State(events: events))
         self.listeners = listeners
@@ -38,9 +38,9 @@ public final class CallRecorder: Sendable {
     }
 
     /// Records `kind` now, for the exchange under way.
-    public func record(_ kind: CallEvent.Kind) {
+    public func record(_ kind: CallStep.Kind) {
         let event = state.withLock { state in
-            let event = CallEvent(call: call, attempt: state.attempt, at: .now, kind: kind)
+            let event = CallStep(call: call, attempt: state.attempt, at: .now, kind: kind)
             state.events.append(event)
             return event
         }
@@ -53,7 +53,7 @@ public final class CallRecorder: Sendable {
     package func startAttempt(url: String) -> Int {
         let event = state.withLock { state in
             state.attempt += 1
-            let event = CallEvent(call: call, attempt: state.attempt, at: .now, kind: .attemptStarted(url: url))
+            let event = CallStep(call: call, attempt: state.attempt, at: .now, kind: .attemptStarted(url: url))
             state.events.append(event)
             return event
         }
@@ -63,7 +63,7 @@ public final class CallRecorder: Sendable {
     }
 
     /// `raw` redacted by `redact` — or as it was the last time, when it is the same URL (a retry,
-    /// the first exchange of the call's own URL): one redaction per call instead of one per event.
+    /// the first exchange of the call's own URL): one redaction per call instead of one per step.
     package func redactedURL(_ raw: String, _ redact: (String) -> String) -> String {
         if let last = state.withLock({ $0.url }), last.raw == raw { return last.redacted }
         let redacted = redact(raw)
@@ -71,6 +71,6 @@ public final class CallRecorder: Sendable {
         return redacted
     }
 
-    /// Every event so far, in order.
-    public var events: [CallEvent] { state.withLock { $0.events } }
+    /// Every step so far, in order.
+    public var steps: [CallStep] { state.withLock { $0.events } }
 }

@@ -18,12 +18,12 @@ func alanClient(
 
 /// Sets the stand-in's behaviour.
 func control(_ sandbox: RunningSandbox, _ settings: AlanSandboxControl.Settings) async throws {
-    _ = try await NetworkClient().response(AlanSandboxControl.control(baseURL: alanRoot(sandbox), settings))
+    await sandbox.alan.configure(settings)
 }
 
 /// The stand-in's counters (and `clientID`'s conversation).
 func stats(_ sandbox: RunningSandbox, clientID: String? = nil) async throws -> AlanStats {
-    try await NetworkClient().request(AlanSandboxControl.stats(baseURL: alanRoot(sandbox), clientID: clientID), as: AlanStats.self)
+    await sandbox.alan.stats(clientID: clientID)
 }
 
 /// Collects a stream's events.

@@ -61,7 +61,8 @@ import Testing
         func finals() async -> [Event] { await events.entries.filter { $0.state != "loading" } }
 
         func waitForFinals(_ count: Int) async {
-            await eventually("\(count) final states") { await self.finals().count >= count }
+            // A wait for the tasks to run, not a bound on them (the clock is manual): generous, for a loaded machine.
+            await eventually(timeout: .seconds(60), "\(count) final states") { await self.finals().count >= count }
         }
 
         /// An ordered reveal of `sections`, 350 ms apart, on this harness's clock.

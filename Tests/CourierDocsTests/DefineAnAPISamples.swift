@@ -70,10 +70,6 @@ extension PostsAPI {
 }
 
 enum DefineAnAPI {
-    static func percentEncoding() {
-        print(PercentEncoding.encode("서울 문화+축제"))   // %EC%84%9C%EC%9A%B8%20%EB%AC%B8%ED%99%94%2B%EC%B6%95%EC%A0%9C
-    }
-
     static func bindToAnyServer() async throws {
         try await SandboxServer.withRunning { sandbox in   // CourierSandbox, in-process on 127.0.0.1
             let client = NetworkClient(configuration: .init(baseURL: sandbox.baseURL.appending(path: "echo")))

@@ -32,7 +32,7 @@ enum MiddlewaresArticle {
     }
 
     static func retry() -> RetryMiddleware {
-        let budget = RetryBudget(maxTokens: 10, tokenRatio: 0.1)   // give it to every client of one server
+        let budget = RetryPolicy.Budget(maxTokens: 10, tokenRatio: 0.1)   // give it to every client of one server
         let retry = RetryMiddleware(
             policy: RetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(200), maxRetryAfter: .seconds(30)),
             budget: budget
@@ -42,7 +42,7 @@ enum MiddlewaresArticle {
 
     static func bearer(store: TokenStore) -> BearerTokenMiddleware {
         let auth = BearerTokenMiddleware(allowedOrigins: [URL(string: "https://blog.example.com")!]) {
-            await store.token                              // a BearerToken(value, expiresAt:) or nil
+            await store.token                              // a BearerTokenMiddleware.Token(value, expiresAt:) or nil
         } refresh: { rejected in
             try await store.refresh(replacing: rejected)   // e.g. POST /auth/refresh; store and return the new one
         }
@@ -65,7 +65,7 @@ enum MiddlewaresArticle {
 
     // Not in the article: the app's token store the bearer sample reads.
     actor TokenStore {
-        var token: BearerToken?
-        func refresh(replacing rejected: BearerToken?) async throws -> BearerToken? { token }
+        var token: BearerTokenMiddleware.Token?
+        func refresh(replacing rejected: BearerTokenMiddleware.Token?) async throws -> BearerTokenMiddleware.Token? { token }
     }
 }

@@ -1,4 +1,4 @@
-// Mirrors: Sources/Courier/Courier.docc/Articles/server-sent-events.md
+// Mirrors: Sources/CourierTransfers/CourierTransfers.docc/Articles/server-sent-events.md
 //
 // The article's code, line for line (DocsSyncTests checks that every sample is here). Compiled
 // only: the samples read ticker.example.com.

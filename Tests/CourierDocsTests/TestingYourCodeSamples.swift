@@ -43,7 +43,7 @@ struct TestingYourCodeSamples {
         let stub = StubTransport()
         try stub.on(UserAPI.user(id: 1), .json(#"{"id":1,"name":"김민수"}"#))
         let capture = LogCapture()
-        let auth = BearerTokenMiddleware { BearerToken("secret-token-123") }
+        let auth = BearerTokenMiddleware { BearerTokenMiddleware.Token("secret-token-123") }
         let client = NetworkClient(transport: stub, middlewares: [auth, LoggingMiddleware(logger: capture.logger())])
 
         _ = try await client.response(UserAPI.user(id: 1))

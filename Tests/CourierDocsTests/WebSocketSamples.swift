@@ -5,6 +5,7 @@
 // README's "WebSockets: staying connected" sample, line for line, run against the sandbox's
 // Upbit-style ticker: the session subscribes in `onConnect` and the messages are its tickers.
 
+import AlanAPI
 import Courier
 import CourierSandbox
 import CourierWebSocket
@@ -15,9 +16,10 @@ import Testing
 enum StayingConnected {
     /// The README's sample; `handle` sees each message; cancelling the task ends it (and closes the session).
     static func run(url: URL, handle: @escaping @Sendable (Data) -> Void) async throws(NetworkError) {
+        let subscription = UpbitSubscription.ticker(codes: ["KRW-BTC", "KRW-ETH"])
         let client = WebSocketClient(configuration: .init(url: url, pingInterval: .seconds(10)))
         let session = WebSocketSession(client: client, reconnect: .init(initialDelay: .milliseconds(250), maxDelay: .seconds(30))) { connection throws(NetworkError) in
-            try await connection.send(text: UpbitSubscription.ticker(codes: ["KRW-BTC", "KRW-ETH"]))
+            try await connection.send(text: subscription)   // the feed's subscribe message, on every connect
         }
         for try await message in session.messages {   // across reconnects, in order
             handle(message.data)

@@ -6,7 +6,7 @@ import Foundation
 import IntegrationTestSupport
 import Testing
 
-/// `NetworkClient.ollamaPartials(_:as:)` against the sandbox's Ollama generate and chat stand-ins.
+/// `OllamaStream.partials(_:as:client:)` against the sandbox's Ollama generate and chat stand-ins.
 @Suite("Ollama-style NDJSON partials")
 struct OllamaPartialsTests {
     func generate(_ sandbox: RunningSandbox, prompt: String = overviewPrompt, stream: Bool = true, query: [String: String] = [:]) throws
@@ -18,11 +18,11 @@ struct OllamaPartialsTests {
     @Test("the lines concatenate to the non-streamed answer; partials grow and end in its whole-answer decode")
     func partialsGrowToTheWholeAnswer() async throws {
         try await withSandbox { sandbox, client throws in
-            let answer = try await text(of: client.ollamaPieces(generate(sandbox)))
-            let unstreamed = try await client.request(generate(sandbox, stream: false), as: OllamaStreamLine.self)
+            let answer = try await text(of: OllamaStream.pieces(generate(sandbox), client: client))
+            let unstreamed = try await client.request(generate(sandbox, stream: false), as: OllamaStream.Line.self)
             #expect(answer == unstreamed.response && unstreamed.done == true)
             #expect(answer.contains("```json"))
-            let updates = try await timedUpdates(client.ollamaPartials(generate(sandbox), as: StreamedOverview.self))
+            let updates = try await timedUpdates(OllamaStream.partials(generate(sandbox), as: StreamedOverview.self, client: client))
             let partials = try expectGrowingPartials(updates, answer: answer)
             #expect(partials >= 10)
             #expect(updates.last?.update.value?.symbol == "BTC")
@@ -35,10 +35,10 @@ struct OllamaPartialsTests {
             let endpoint = try llmEndpoint(
                 sandbox, "/llm/ollama/api/chat",
                 body: ["model": "llama3.2", "messages": [["role": "user", "content": overviewPrompt]], "stream": true])
-            let answer = try await text(of: client.ollamaPieces(endpoint))
-            let generated = try await text(of: client.ollamaPieces(generate(sandbox)))
+            let answer = try await text(of: OllamaStream.pieces(endpoint, client: client))
+            let generated = try await text(of: OllamaStream.pieces(generate(sandbox), client: client))
             #expect(answer == generated)
-            let updates = try await timedUpdates(client.ollamaPartials(endpoint, as: StreamedOverview.self))
+            let updates = try await timedUpdates(OllamaStream.partials(endpoint, as: StreamedOverview.self, client: client))
             #expect(try expectGrowingPartials(updates, answer: answer) >= 10)
         }
     }
@@ -47,7 +47,7 @@ struct OllamaPartialsTests {
     func partialsArriveBeforeTheEnd() async throws {
         try await withSandbox { sandbox, client throws in
             let updates = try await timedUpdates(
-                client.ollamaPartials(generate(sandbox, query: ["tokenDelayMs": "10"]), as: StreamedOverview.self))
+                OllamaStream.partials(generate(sandbox, query: ["tokenDelayMs": "10"]), as: StreamedOverview.self, client: client))
             let first = try #require(updates.first { $0.update.snapshot != nil })
             let last = try #require(updates.last)
             #expect(last.update.value != nil)
@@ -60,7 +60,8 @@ struct OllamaPartialsTests {
         try await withSandbox { sandbox, client throws in
             var partials = 0
             let error = await failure {
-                for try await update in try client.ollamaPartials(generate(sandbox, query: ["failAfter": "40"]), as: StreamedOverview.self)
+                for try await update in try OllamaStream.partials(
+                    generate(sandbox, query: ["failAfter": "40"]), as: StreamedOverview.self, client: client)
                 where update.snapshot != nil {
                     partials += 1
                 }
@@ -77,7 +78,7 @@ struct OllamaPartialsTests {
             configuration.maxResponseBytes = 4096
             let client = NetworkClient(configuration: configuration)
             await #expect(throws: NetworkError.responseTooLarge(limit: 4096)) {
-                for try await _ in client.ollamaPartials(try generate(sandbox, prompt: "#tokens:2000"), as: StreamedOverview.self) {}
+                for try await _ in OllamaStream.partials(try generate(sandbox, prompt: "#tokens:2000"), as: StreamedOverview.self, client: client) {}
             }
         }
     }
@@ -88,7 +89,7 @@ struct OllamaPartialsTests {
             // `/ndjson`'s records have neither text nor `done`.
             let records = TestEndpoint(sandbox.baseURL, "/ndjson", query: ["count": "3"])
             await #expect(throws: NetworkError.invalidResponse) {
-                for try await _ in client.ollamaPieces(records) {}
+                for try await _ in OllamaStream.pieces(records, client: client) {}
             }
         }
     }

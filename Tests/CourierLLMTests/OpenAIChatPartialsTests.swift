@@ -6,7 +6,7 @@ import Foundation
 import IntegrationTestSupport
 import Testing
 
-/// `NetworkClient.openAIChatPartials(_:as:)` against the sandbox's OpenAI chat completions stand-in.
+/// `OpenAIChatStream.partials(_:as:client:)` against the sandbox's OpenAI chat completions stand-in.
 @Suite("OpenAI-style SSE partials")
 struct OpenAIChatPartialsTests {
     static let path = "/llm/openai/v1/chat/completions"
@@ -30,11 +30,11 @@ struct OpenAIChatPartialsTests {
     @Test("the deltas concatenate to the non-streamed answer; partials grow and end in its whole-answer decode")
     func partialsGrowToTheWholeAnswer() async throws {
         try await withSandbox { sandbox, client throws in
-            let answer = try await text(of: client.openAIChatPieces(chat(sandbox)))
+            let answer = try await text(of: OpenAIChatStream.pieces(chat(sandbox), client: client))
             let unstreamed = try await client.request(chat(sandbox, stream: false), as: Completion.self)
             #expect(answer == unstreamed.choices.first?.message.content)
             #expect(answer.contains("```json"))
-            let updates = try await timedUpdates(client.openAIChatPartials(chat(sandbox), as: StreamedOverview.self))
+            let updates = try await timedUpdates(OpenAIChatStream.partials(chat(sandbox), as: StreamedOverview.self, client: client))
             let partials = try expectGrowingPartials(updates, answer: answer)
             #expect(partials >= 10)
             #expect(updates.last?.update.value?.symbol == "BTC")
@@ -47,7 +47,7 @@ struct OpenAIChatPartialsTests {
             // About 80 tokens 10 ms apart: buffered until the end, the first partial and the
             // complete value would arrive together.
             let updates = try await timedUpdates(
-                client.openAIChatPartials(chat(sandbox, query: ["tokenDelayMs": "10"]), as: StreamedOverview.self))
+                OpenAIChatStream.partials(chat(sandbox, query: ["tokenDelayMs": "10"]), as: StreamedOverview.self, client: client))
             let first = try #require(updates.first { $0.update.snapshot != nil })
             let last = try #require(updates.last)
             #expect(last.update.value != nil)
@@ -60,7 +60,8 @@ struct OpenAIChatPartialsTests {
         try await withSandbox { sandbox, client throws in
             var partials = 0
             let error = await failure {
-                for try await update in try client.openAIChatPartials(chat(sandbox, query: ["failAfter": "40"]), as: StreamedOverview.self)
+                for try await update in try OpenAIChatStream.partials(
+                    chat(sandbox, query: ["failAfter": "40"]), as: StreamedOverview.self, client: client)
                 where update.snapshot != nil {
                     partials += 1
                 }
@@ -78,7 +79,7 @@ struct OpenAIChatPartialsTests {
             let client = NetworkClient(configuration: configuration)
             // 2 000 tokens of 7 bytes each, every event far under the limit.
             await #expect(throws: NetworkError.responseTooLarge(limit: 4096)) {
-                for try await _ in client.openAIChatPartials(try chat(sandbox, prompt: "#tokens:2000"), as: StreamedOverview.self) {}
+                for try await _ in OpenAIChatStream.partials(try chat(sandbox, prompt: "#tokens:2000"), as: StreamedOverview.self, client: client) {}
             }
         }
     }
@@ -96,7 +97,7 @@ struct OpenAIChatPartialsTests {
             let endpoint = TestEndpoint(
                 baseURL: sandbox.baseURL, path: "/sse/echo", method: .post, task: .requestData(Data(events.utf8), contentType: "text/plain"))
             await #expect(throws: NetworkError.invalidResponse) {
-                for try await _ in client.openAIChatPieces(endpoint) {}
+                for try await _ in OpenAIChatStream.pieces(endpoint, client: client) {}
             }
         }
     }
@@ -123,9 +124,9 @@ struct OpenAIChatPartialsTests {
                 TestEndpoint(
                     baseURL: sandbox.baseURL, path: "/sse/echo", method: .post, task: .requestData(Data(text.utf8), contentType: "text/plain"))
             }
-            #expect(try await text(of: client.openAIChatPieces(echo(events))) == "{\"a\":1}")
+            #expect(try await text(of: OpenAIChatStream.pieces(echo(events), client: client)) == "{\"a\":1}")
             let error = await #expect(throws: NetworkError.self) {
-                for try await _ in client.openAIChatPieces(echo("data: not json\n\n")) {}
+                for try await _ in OpenAIChatStream.pieces(echo("data: not json\n\n"), client: client) {}
             }
             guard case .decodingError? = error else {
                 Issue.record("expected decodingError, got \(String(describing: error))")

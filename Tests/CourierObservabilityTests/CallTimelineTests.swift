@@ -15,7 +15,7 @@ import Testing
 @Suite("Call timelines: attempts, retries, de-duplication, cache, tokens, redirects, observers")
 struct CallTimelineTests {
     /// The kinds of `events` without their times, one call's.
-    static func kinds(_ events: [CallEvent]) -> [CallEvent.Kind] { events.map(\.kind) }
+    static func kinds(_ events: [CallStep]) -> [CallStep.Kind] { events.map(\.kind) }
 
     static func key() -> String { "timeline-\(UUID().uuidString.prefix(8))" }
 
@@ -24,12 +24,13 @@ struct CallTimelineTests {
         arguments: TransportKind.allCases)
     func retried(kind: TransportKind) async throws {
         try await withSandbox { sandbox in
-            let retry = RetryMiddleware(policy: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(20)), budget: RetryBudget(), random: { 1 })
+            let retry = RetryMiddleware(
+                policy: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(20)), budget: RetryPolicy.Budget(), random: { 1 })
             let client = NetworkClient(transport: kind.make(), middlewares: [retry])
             let timeline = CallTimeline()
             let endpoint = sandbox.get("/flaky/\(Self.key())", query: ["failures": 1])
             _ = try await client.recording(into: timeline).response(endpoint)
-            let events = timeline.events
+            let events = timeline.steps
             guard events.count > 1, case .attemptStarted(let url) = events[1].kind else {
                 Issue.record("no attempt: \(events)")
                 return
@@ -38,9 +39,9 @@ struct CallTimelineTests {
             // cannot tell which connection an exchange used: no connection events there.
             let connection = events.lazy.compactMap { if case .connection(let number, _) = $0.kind { number } else { nil } }.first
             #expect((connection != nil) == (kind == .asyncHTTPClient))
-            let first: [CallEvent.Kind] = connection.map { [.connection(number: $0, reused: false)] } ?? []
-            let second: [CallEvent.Kind] = connection.map { [.connection(number: $0, reused: true)] } ?? []
-            let expected: [CallEvent.Kind] =
+            let first: [CallStep.Kind] = connection.map { [.connection(number: $0, reused: false)] } ?? []
+            let second: [CallStep.Kind] = connection.map { [.connection(number: $0, reused: true)] } ?? []
+            let expected: [CallStep.Kind] =
                 [.callStarted(method: "GET", url: url), .attemptStarted(url: url)] + first
                 + [
                     .responseHead(status: 503), .retryScheduled(reason: "status 503", delay: .milliseconds(20), budgetLeft: 9),
@@ -58,7 +59,7 @@ struct CallTimelineTests {
         }
     }
 
-    static func bodyBytes(_ events: [CallEvent]) -> Int? {
+    static func bodyBytes(_ events: [CallStep]) -> Int? {
         events.lazy.compactMap { if case .bodyDone(let bytes) = $0.kind { bytes } else { nil } }.first
     }
 
@@ -71,7 +72,7 @@ struct CallTimelineTests {
             await #expect(throws: NetworkError.self) {
                 try await client.recording(into: timeline).response(sandbox.get("/flaky/\(Self.key())", query: ["failures": 5]))
             }
-            let kinds = Self.kinds(timeline.events)
+            let kinds = Self.kinds(timeline.steps)
             #expect(kinds.filter { if case .attemptStarted = $0 { true } else { false } }.count == 2)
             #expect(kinds.contains(.retryAbandoned(reason: "2 attempts made (status 503)")), "\(kinds)")
             #expect(kinds.last == .callFinished(status: 503, error: "serviceUnavailable(503)"), "\(kinds)")
@@ -90,8 +91,8 @@ struct CallTimelineTests {
             try await Task.sleep(for: .milliseconds(50))
             async let second = client.recording(into: follower).response(endpoint)
             _ = try await (first, second)
-            #expect(Self.kinds(leader.events).filter { if case .attemptStarted = $0 { true } else { false } }.count == 1)
-            let kinds = Self.kinds(follower.events)
+            #expect(Self.kinds(leader.steps).filter { if case .attemptStarted = $0 { true } else { false } }.count == 1)
+            let kinds = Self.kinds(follower.steps)
             #expect(kinds.count >= 3 && kinds[1] == .joined && kinds.last == .callFinished(status: 200, error: nil), "\(kinds)")
             #expect(!kinds.contains { if case .attemptStarted = $0 { true } else { false } }, "\(kinds)")
         }
@@ -103,11 +104,11 @@ struct CallTimelineTests {
     func cache(kind: TransportKind) async throws {
         try await withSandbox { sandbox in
             let client = NetworkClient(transport: kind.make(), middlewares: [CacheMiddleware()])
-            func kinds(_ endpoint: TestEndpoint) async throws -> [CallEvent.Kind] {
+            func kinds(_ endpoint: TestEndpoint) async throws -> [CallStep.Kind] {
                 let timeline = CallTimeline()
                 _ = try await client.recording(into: timeline).response(endpoint)
                 // The cache's decisions and the exchanges; which connection carried them is another test's.
-                return Self.kinds(timeline.events).filter {
+                return Self.kinds(timeline.steps).filter {
                     switch $0 {
                     case .callStarted, .connection: false
                     default: true
@@ -135,12 +136,12 @@ struct CallTimelineTests {
     @Test("tokens: a token about to expire is refreshed once; a call arriving during the refresh waits for it; both attach")
     func tokens() async throws {
         try await withSandbox { sandbox in
-            let current = Mutex(BearerToken("old", expiresAt: Date().addingTimeInterval(5)))
+            let current = Mutex(BearerTokenMiddleware.Token("old", expiresAt: Date().addingTimeInterval(5)))
             let middleware = BearerTokenMiddleware {
                 current.withLock { $0 }
             } refresh: { _ in
                 try await Task.sleep(for: .milliseconds(150))
-                let fresh = BearerToken("new", expiresAt: Date().addingTimeInterval(3600))
+                let fresh = BearerTokenMiddleware.Token("new", expiresAt: Date().addingTimeInterval(3600))
                 current.withLock { $0 = fresh }
                 return fresh
             }
@@ -151,8 +152,8 @@ struct CallTimelineTests {
             try await Task.sleep(for: .milliseconds(40))
             async let b = client.recording(into: second).response(sandbox.get("/echo"))
             _ = try await (a, b)
-            #expect(Self.kinds(first.events).contains(.token(.refreshed)) && Self.kinds(first.events).contains(.token(.attached)))
-            #expect(Self.kinds(second.events).contains(.token(.waited)) && Self.kinds(second.events).contains(.token(.attached)))
+            #expect(Self.kinds(first.steps).contains(.token(.refreshed)) && Self.kinds(first.steps).contains(.token(.attached)))
+            #expect(Self.kinds(second.steps).contains(.token(.waited)) && Self.kinds(second.steps).contains(.token(.attached)))
         }
     }
 
@@ -161,11 +162,11 @@ struct CallTimelineTests {
         try await withSandbox { sandbox in
             let timeline = CallTimeline()
             _ = try await NetworkClient(transport: kind.make()).recording(into: timeline).response(sandbox.get("/redirect/2"))
-            let kinds = Self.kinds(timeline.events)
+            let kinds = Self.kinds(timeline.steps)
             let redirects = kinds.compactMap { if case .redirect(let status, let to) = $0 { "\(status) \(to)" } else { nil } }
             #expect(redirects == ["302 \(sandbox.baseURL.absoluteString)/redirect/1", "302 \(sandbox.baseURL.absoluteString)/redirect/0"])
             #expect(kinds.filter { if case .attemptStarted = $0 { true } else { false } }.count == 3)
-            #expect(timeline.events.last?.attempt == 3)
+            #expect(timeline.steps.last?.attempt == 3)
         }
     }
 
@@ -178,7 +179,7 @@ struct CallTimelineTests {
                 lines += 1
             }
             #expect(lines == 3)
-            let kinds = Self.kinds(timeline.events)
+            let kinds = Self.kinds(timeline.steps)
             #expect(kinds.suffix(2).first.map { if case .bodyDone(let bytes) = $0 { bytes > 0 } else { false } } == true, "\(kinds)")
             #expect(kinds.last == .callFinished(status: 200, error: nil), "\(kinds)")
         }
@@ -187,17 +188,17 @@ struct CallTimelineTests {
     /// Keeps what it is told. With a gate, every `observe` blocks its thread until the gate opens
     /// (the calls must not wait for it).
     final class Collector: CallObserver {
-        let seen = Mutex<(events: Int, ended: [[CallEvent]])>((0, []))
+        let seen = Mutex<(events: Int, ended: [[CallStep]])>((0, []))
         let gate: DispatchSemaphore?
         init(gate: DispatchSemaphore? = nil) { self.gate = gate }
-        func observe(_ event: CallEvent) {
+        func observe(_ event: CallStep) {
             if let gate {
                 gate.wait()
                 gate.signal()  // once open, it stays open
             }
             seen.withLock { $0.events += 1 }
         }
-        func callEnded(_ events: [CallEvent]) { seen.withLock { $0.ended.append(events) } }
+        func callEnded(_ events: [CallStep]) { seen.withLock { $0.ended.append(events) } }
     }
 
     @Test("observers see every event and each call's whole timeline, off the call's path: calls end while an observer is blocked")

@@ -16,7 +16,7 @@ struct CurlCommandTests {
         try await withSandbox { sandbox in
             let jar = CookieJar()
             jar.store(["session=abc123; Path=/"], from: sandbox.baseURL)
-            let token = BearerTokenMiddleware { BearerToken("t0ken-value", expiresAt: Date().addingTimeInterval(3600)) }
+            let token = BearerTokenMiddleware { BearerTokenMiddleware.Token("t0ken-value", expiresAt: Date().addingTimeInterval(3600)) }
             let client = NetworkClient(transport: NetworkClient.defaultTransport, middlewares: [CookieMiddleware(jar: jar), token])
             let endpoint = TestEndpoint(
                 baseURL: sandbox.baseURL, path: "/echo/서울 items", method: .post,

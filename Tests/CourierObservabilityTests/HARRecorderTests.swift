@@ -24,7 +24,7 @@ struct HARRecorderTests {
             let file = folder.appendingPathComponent("calls.har")
             let har = HARRecorder(file: file, maxBodyBytes: 1024)
             let retry = RetryMiddleware(policy: RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(5)), random: { 1 })
-            let token = BearerTokenMiddleware { BearerToken("t0ken-secret", expiresAt: Date().addingTimeInterval(3600)) }
+            let token = BearerTokenMiddleware { BearerTokenMiddleware.Token("t0ken-secret", expiresAt: Date().addingTimeInterval(3600)) }
             let client = NetworkClient(transport: NetworkClient.defaultTransport, middlewares: [retry, token, har])
             _ = try await client.response(sandbox.get("/flaky/har-\(UUID().uuidString.prefix(6))", query: ["failures": 1]))
             _ = try await client.response(sandbox.get("/redirect/1"))
@@ -96,7 +96,7 @@ struct HARRecorderTests {
             let log = try JSONDecoder().decode(Log.self, from: Data(contentsOf: file)).log
             #expect(log.entries.map { $0.request.url.components(separatedBy: "n=").last } == ["2", "3", "4"], "the last three kept")
             #expect(log.comment == "the 2 earliest entries were left out (maxEntries)")
-            let numbers = timeline.events.compactMap { if case .connection(let number, _) = $0.kind { String(number) } else { nil } }
+            let numbers = timeline.steps.compactMap { if case .connection(let number, _) = $0.kind { String(number) } else { nil } }
             #expect(numbers.count == 5 && log.entries.map(\.connection) == numbers.suffix(3).map { Optional($0) }, "\(numbers)")
         }
     }

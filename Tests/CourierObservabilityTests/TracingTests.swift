@@ -43,7 +43,7 @@ struct TracingTests {
         }
     }
 
-    static func traceParents(_ events: [CallEvent]) -> [String] {
+    static func traceParents(_ events: [CallStep]) -> [String] {
         events.compactMap { if case .traceContext(let value) = $0.kind { value } else { nil } }
     }
 
@@ -82,7 +82,7 @@ struct TracingTests {
             let sent = try #require(echo.headers["traceparent"])
             #expect(Self.ids(sent) != nil, "\(sent)")
             #expect(try TraceContext(traceParentHeaderValue: sent).traceParentHeaderValue == sent, "swift-w3c-trace-context reads it back as it was")
-            #expect(Self.traceParents(timeline.events) == [sent])
+            #expect(Self.traceParents(timeline.steps) == [sent])
             #expect(echo.headers["tracestate"] == nil)
             #expect(!echo.headers.keys.contains { $0.hasPrefix("in-memory") }, "\(echo.headers.keys.sorted())")
             #expect(timeline.waterfall().contains("#1 traceparent \(sent)"))
@@ -95,7 +95,8 @@ struct TracingTests {
     func retriedCall() async throws {
         try await withSandbox { sandbox in
             let tracer = InMemoryTracer()
-            let retry = RetryMiddleware(policy: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(10)), budget: RetryBudget(), random: { 1 })
+            let retry = RetryMiddleware(
+                policy: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(10)), budget: RetryPolicy.Budget(), random: { 1 })
             let client = Self.client(tracer, middlewares: [retry])
             let key = Self.key()
             let timeline = CallTimeline()
@@ -125,7 +126,7 @@ struct TracingTests {
             #expect(Self.int(call, "http.response.status_code") == 200 && call.status == nil)
             // What the server saw, attempt by attempt.
             let stats = try await NetworkClient().request(sandbox.get("/flaky/\(key)/stats"), as: FlakyStats.self)
-            #expect(stats.traceParents == Self.traceParents(timeline.events))
+            #expect(stats.traceParents == Self.traceParents(timeline.steps))
             let ids = stats.traceParents.compactMap(Self.ids)
             for traceParent in stats.traceParents {
                 #expect(try TraceContext(traceParentHeaderValue: traceParent).traceParentHeaderValue == traceParent)
@@ -136,7 +137,7 @@ struct TracingTests {
             // The next call is another trace.
             let other = CallTimeline()
             _ = try await client.recording(into: other).response(sandbox.get("/flaky/\(key)"))
-            let next = try #require(Self.traceParents(other.events).first.flatMap(Self.ids))
+            let next = try #require(Self.traceParents(other.steps).first.flatMap(Self.ids))
             #expect(next.trace != ids.first?.trace)
         }
     }
@@ -156,7 +157,7 @@ struct TracingTests {
             #expect(hops.map { Self.int($0, "http.request.resend_count") } == [nil, 1, 2])
             #expect(hops.compactMap { Self.string($0, "url.full") }.map { URL(string: $0)?.path } == ["/redirect/2", "/redirect/1", "/redirect/0"])
             #expect(call.events.filter { $0.name == "courier.redirect" }.count == 2)
-            let ids = Self.traceParents(timeline.events).compactMap(Self.ids)
+            let ids = Self.traceParents(timeline.steps).compactMap(Self.ids)
             #expect(ids.count == 3 && Set(ids.map(\.trace)).count == 1 && Set(ids.map(\.span)).count == 3, "\(ids)")
         }
     }

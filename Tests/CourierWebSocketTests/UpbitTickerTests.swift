@@ -1,4 +1,5 @@
 #if WebSocket  // the `WebSocket` trait: Package.swift
+import AlanAPI
 import Courier
 import CourierSandbox
 import IntegrationTestSupport

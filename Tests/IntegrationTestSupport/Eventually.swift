@@ -6,7 +6,7 @@ import Testing
 /// records an issue and returns false otherwise.
 @discardableResult
 public func eventually(
-    timeout: Duration = .seconds(10),
+    timeout: Duration = .seconds(30),
     _ comment: Comment? = nil,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: () async throws -> Bool

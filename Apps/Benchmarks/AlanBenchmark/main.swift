@@ -22,18 +22,17 @@ let clock = ContinuousClock()
 let sandbox = try await SandboxServer.start()
 let root = sandbox.baseURL.appendingPathComponent("alan")
 let alan = AlanClient(baseURL: root, clientIDs: .single("benchmark-client"))
-let control = NetworkClient()
 func milliseconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
 }
-func configure(_ settings: AlanSandboxControl.Settings) async throws {
-    _ = try await control.response(AlanSandboxControl.control(baseURL: root, settings))
+func configure(_ settings: AlanSandboxControl.Settings) async {
+    await sandbox.alan.configure(settings)
 }
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
 // MARK: 1. The complete report
 
-try await configure(.init(quota: 1_000_000, overviewMs: 600, weeklyMs: 150, todayMs: 80))
+await configure(.init(quota: 1_000_000, overviewMs: 600, weeklyMs: 150, todayMs: 80))
 let coin = Coin(symbol: "BTC")
 let goal = 600.0 + 2 * 350 + 50
 let runs = 5
@@ -76,7 +75,7 @@ print(
 // MARK: 2. Stream decoding
 
 let tokenCount = 20_000
-try await configure(.init(tokenDelayMs: 0))
+await configure(.init(tokenDelayMs: 0))
 let streamPrompt = "긴 답변 #tokens:\(tokenCount)"
 // The exact bytes the stand-in streams, fetched once as a plain body.
 let raw = try await NetworkClient(configuration: .init(baseURL: root)).response(AlanAPI.stream(prompt: streamPrompt, clientID: "benchmark-client"))

@@ -46,7 +46,7 @@ struct ResilienceBenchmark {
                 "contender                  calls   attempts  attempts/call  in the outage: calls  attempts  attempts/call  failed  after-recovery ok"
             )
             var ratios: [String: (overall: Double, outage: Double)] = [:]
-            for (name, budget) in [("no retry", nil as RetryBudget?), ("retry, no budget", nil), ("retry + budget", RetryBudget())] {
+            for (name, budget) in [("no retry", nil as RetryPolicy.Budget?), ("retry, no budget", nil), ("retry + budget", RetryPolicy.Budget())] {
                 let key = "storm-\(UUID().uuidString.prefix(8))"
                 let policy = RetryPolicy(maxAttempts: name == "no retry" ? 1 : 3, baseDelay: .milliseconds(100), maxDelay: .seconds(2))
                 let transport = HTTPClientTransport()

@@ -1,3 +1,4 @@
+import AlanAPI
 import Courier
 import CourierSandbox
 import CourierWebSocket

@@ -102,11 +102,13 @@ public struct SandboxServer: Sendable {
     let logger: Logger
     let probe = ProbeCounter()
     let ticker = TickerHub()
+    let alan: AlanLedger
 
     /// A server with `options`; nothing runs until ``start(options:logger:)`` or ``run(options:logger:)``.
-    init(options: Options, logger: Logger) {
+    init(options: Options, logger: Logger, alan: AlanLedger = AlanLedger()) {
         self.options = options
         self.logger = logger
+        self.alan = alan
     }
 
     /// The names requests may give in `Host`.
@@ -128,7 +130,7 @@ public struct SandboxServer: Sendable {
         CountedRoutes().register(on: router)
         TransferRoutes().register(on: router)
         TickerRoutes(hub: ticker).register(on: router)
-        for extensionRoutes in await SandboxExtensions.registered(options: options, logger: logger) {
+        for extensionRoutes in await SandboxExtensions.registered(options: options, logger: logger, alan: alan) {
             try await extensionRoutes.register(on: router)
         }
         return router
@@ -138,7 +140,8 @@ public struct SandboxServer: Sendable {
     public static func start(options: Options = Options(), logger: Logger = Logger(label: "courier.sandbox")) async throws -> RunningSandbox {
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
         let connections = ConnectionRegistry()
-        let app = try await makeApplication(options: options, logger: logger, connections: connections) { port in
+        let alan = AlanLedger()
+        let app = try await makeApplication(options: options, logger: logger, connections: connections, alan: alan) { port in
             portContinuation.yield(port ?? 0)
             portContinuation.finish()
         }
@@ -151,7 +154,9 @@ public struct SandboxServer: Sendable {
             _ = await task.result
             throw SandboxError.couldNotStart(host: options.host, port: options.port)
         }
-        return RunningSandbox(host: options.host, port: port, group: group, task: task, connections: connections, secure: options.tls != nil)
+        return RunningSandbox(
+            host: options.host, port: port, group: group, task: task, connections: connections, alan: AlanSandboxControl(ledger: alan),
+            secure: options.tls != nil)
     }
 
     /// Starts the sandbox, runs `body` against it, and stops it whether `body` returns or throws.
@@ -202,9 +207,10 @@ public struct SandboxServer: Sendable {
         options: Options,
         logger: Logger,
         connections: ConnectionRegistry,
+        alan: AlanLedger,
         onListening: @escaping @Sendable (Int?) -> Void
     ) async throws -> Application<RouterResponder<SandboxRequestContext>> {
-        let sandbox = SandboxServer(options: options, logger: logger)
+        let sandbox = SandboxServer(options: options, logger: logger, alan: alan)
         let router = try await sandbox.makeRouter()
         let webSocketRouter = Router(context: TickerRequestContext.self)
         // Upgrades too: the page's script could open a WebSocket. A declined upgrade is answered 400.
@@ -249,6 +255,8 @@ public struct RunningSandbox: Sendable {
     let group: ServiceGroup
     let task: Task<Void, any Error>
     let connections: ConnectionRegistry
+    /// The Alan stand-in's settings and counters, in process.
+    public let alan: AlanSandboxControl
     /// Serves HTTPS (``SandboxServer/Options/tls``).
     var secure = false
 

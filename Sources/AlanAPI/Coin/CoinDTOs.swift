@@ -1,6 +1,6 @@
 import Foundation
 
-/// The report's first section: what the coin is (seed 000's `CoinOverviewDTO`).
+/// The report's first section: what the coin is (the coin app's `CoinOverviewDTO`).
 public struct CoinOverview: Codable, Sendable, Equatable, PromptDescribable {
     /// The ticker, e.g. `ETH`.
     public var symbol: String
@@ -40,7 +40,7 @@ public struct CoinOverview: Codable, Sendable, Equatable, PromptDescribable {
     ]
 }
 
-/// The report's second section: the last week (seed 000's `CoinWeeklyDTO`).
+/// The report's second section: the last week (the coin app's `CoinWeeklyDTO`).
 public struct CoinWeekly: Codable, Sendable, Equatable, PromptDescribable {
     /// How the price moved over the last week.
     public var priceTrend: String
@@ -64,7 +64,7 @@ public struct CoinWeekly: Codable, Sendable, Equatable, PromptDescribable {
     ]
 }
 
-/// The report's third section: today's mood and three news (seed 000's `CoinTodayNewsDTO`).
+/// The report's third section: today's mood and three news (the coin app's `CoinTodayNewsDTO`).
 public struct CoinTodayNews: Codable, Sendable, Equatable, PromptDescribable {
     /// A summary of the last 24 hours' market sentiment.
     public var summaryOfTodaysMarketSentiment: String

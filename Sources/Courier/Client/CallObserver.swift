@@ -2,7 +2,7 @@ public import CourierTransportCore
 import Foundation
 import Synchronization
 
-/// Sees every call of a `NetworkClient`: each `CallEvent` as it happens and each call's whole
+/// Sees every call of a `NetworkClient`: each `CallStep` as it happens and each call's whole
 /// timeline when it ends. Installed with `NetworkClient.Configuration.observers` (none by default).
 ///
 /// Observers run off the calls' path, each on a thread of its own fed in order: an observer
@@ -11,38 +11,38 @@ import Synchronization
 ///
 /// ```swift
 /// struct SlowCallLogger: CallObserver {
-///     var observesEachEvent: Bool { false }
-///     func callEnded(_ events: [CallEvent]) {
-///         guard let first = events.first, let last = events.last, last.at - first.at > .seconds(1) else { return }
-///         print(events)
+///     var observesEachStep: Bool { false }
+///     func callEnded(_ steps: [CallStep]) {
+///         guard let first = steps.first, let last = steps.last, last.at - first.at > .seconds(1) else { return }
+///         print(steps)
 ///     }
 /// }
 /// ```
 public protocol CallObserver: Sendable {
-    /// Whether ``observe(_:)`` wants each event as it happens (true by default); an observer that
+    /// Whether ``observe(_:)`` wants each step as it happens (true by default); an observer that
     /// needs only whole timelines says false, and is fed once per call.
-    var observesEachEvent: Bool { get }
-    /// One event of a call, in order for each call.
-    func observe(_ event: CallEvent)
-    /// A call ended (its last event is `callFinished`); all its events, in order.
-    func callEnded(_ events: [CallEvent])
+    var observesEachStep: Bool { get }
+    /// One step of a call, in order for each call.
+    func observe(_ step: CallStep)
+    /// A call ended (its last step is `callFinished`); all its steps, in order.
+    func callEnded(_ steps: [CallStep])
 }
 
 extension CallObserver {
-    /// True: every event is delivered to ``observe(_:)``.
-    public var observesEachEvent: Bool { true }
+    /// True: every step is delivered to ``observe(_:)``.
+    public var observesEachStep: Bool { true }
     /// Does nothing.
-    public func observe(_ event: CallEvent) {}
+    public func observe(_ step: CallStep) {}
     /// Does nothing.
-    public func callEnded(_ events: [CallEvent]) {}
+    public func callEnded(_ steps: [CallStep]) {}
 }
 
 /// Feeds one observer from a bounded queue, on a thread of its own — not a task: an observer
 /// that blocks would otherwise hold one of the few threads every task of the process runs on.
 final class ObserverFeed: Sendable {
     enum Item: Sendable {
-        case event(CallEvent)
-        case ended([CallEvent])
+        case event(CallStep)
+        case ended([CallStep])
     }
 
     /// Items not yet delivered, at most this many.
@@ -61,11 +61,11 @@ final class ObserverFeed: Sendable {
     }
 
     private let shared = Shared()
-    /// Whether each event is sent, or only whole timelines.
-    let wantsEachEvent: Bool
+    /// Whether each step is sent, or only whole timelines.
+    let wantsEachStep: Bool
 
     init(_ observer: any CallObserver) {
-        wantsEachEvent = observer.observesEachEvent
+        wantsEachStep = observer.observesEachStep
         let shared = self.shared
         let thread = Thread {
             while true {

@@ -59,7 +59,7 @@ package struct CallPipeline: Sendable {
         var request: HTTPRequest
         var head: HTTPResponse
         var body: Data
-        var redirects: [RedirectStep]
+        var redirects: [NetworkResponse.Redirect]
     }
 
     /// Sends `call`, follows its redirects, and collects the final body within the limits; the
@@ -91,7 +91,7 @@ package struct CallPipeline: Sendable {
             request: call.built.request, body: call.built.body, baseURL: call.built.baseURL,
             plainHTTPHost: call.built.plainHTTPHost)
         var hops = 0
-        var steps: [RedirectStep] = []
+        var steps: [NetworkResponse.Redirect] = []
         while true {
             try checkTransportSecurity(hop.plainHTTPHost)
             let (head, data) = try await exchange(hop, operationID: call.operationID, context: context)
@@ -101,7 +101,7 @@ package struct CallPipeline: Sendable {
             if let from = URL(string: URLJoin.join(hop.baseURL, hop.request.path ?? "/")),
                 let to = URL(string: URLJoin.join(next.baseURL, next.request.path ?? "/"))
             {
-                steps.append(RedirectStep(from: from, to: to, status: head.status.code))
+                steps.append(NetworkResponse.Redirect(from: from, to: to, status: head.status.code))
             }
             Self.recordRedirect(head, to: next, secrets: call.secrets, recorder: context.recorder)
             hop = next

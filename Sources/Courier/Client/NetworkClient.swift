@@ -24,7 +24,7 @@ public final class NetworkClient: NetworkProviding, Sendable {
     /// The configuration's tracing, read once.
     private let tracing: (any CallTracing)?
     /// Who else hears every event of this client's calls, on the calls' path (a call timeline).
-    private let listeners: [@Sendable (CallEvent) -> Void]
+    private let listeners: [@Sendable (CallStep) -> Void]
 
     /// A client with `configuration`.
     public init(configuration: Configuration = Configuration()) {
@@ -37,7 +37,7 @@ public final class NetworkClient: NetworkProviding, Sendable {
     }
 
     /// `client`, its calls' events also told to `listener` (which must not block).
-    private init(_ client: NetworkClient, listener: @escaping @Sendable (CallEvent) -> Void) {
+    private init(_ client: NetworkClient, listener: @escaping @Sendable (CallStep) -> Void) {
         configuration = client.configuration
         builder = client.builder
         pipeline = client.pipeline
@@ -49,7 +49,7 @@ public final class NetworkClient: NetworkProviding, Sendable {
     /// This client — the same configuration, transport and observers — with each event of its
     /// calls also told to `listener`, on the call's path (it must not block): how a call timeline
     /// records.
-    package func listening(_ listener: @escaping @Sendable (CallEvent) -> Void) -> NetworkClient {
+    package func listening(_ listener: @escaping @Sendable (CallStep) -> Void) -> NetworkClient {
         NetworkClient(self, listener: listener)
     }
 
@@ -141,7 +141,7 @@ public final class NetworkClient: NetworkProviding, Sendable {
     func recorder(for call: Call) -> CallRecorder? {
         guard !listeners.isEmpty || !observerFeeds.isEmpty || tracing != nil else { return nil }
         var listeners = self.listeners
-        for feed in observerFeeds where feed.wantsEachEvent { listeners.append { feed.send(.event($0)) } }
+        for feed in observerFeeds where feed.wantsEachStep { listeners.append { feed.send(.event($0)) } }
         let recorder = CallRecorder(listeners: listeners, tracing: tracing?.trace())
         let url = recorder.redactedURL(URLJoin.join(call.built.baseURL, call.built.request.path ?? "/")) { Redactor(secrets: call.secrets).url($0) }
         recorder.record(.callStarted(method: call.built.request.method.rawValue, url: url))
@@ -153,7 +153,7 @@ public final class NetworkClient: NetworkProviding, Sendable {
         guard let recorder else { return }
         recorder.record(.callFinished(status: status, error: error?.logDescription))
         guard !observerFeeds.isEmpty else { return }
-        let events = recorder.events
+        let events = recorder.steps
         for feed in observerFeeds { feed.send(.ended(events)) }
     }
 

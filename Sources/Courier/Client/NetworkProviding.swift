@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a view model needs from a client, for injection and test doubles (the seminar seed's
+/// What a view model needs from a client, for injection and test doubles (the seminar's
 /// `NetworkProviding`). ``NetworkClient`` is the real one; CourierTesting has a stub.
 public protocol NetworkProviding: Sendable {
     /// Sends `endpoint` and decodes the answer as `T`.

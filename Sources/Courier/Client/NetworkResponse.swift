@@ -25,10 +25,10 @@ public struct NetworkResponse: Sendable {
     /// What the endpoint's ``StatusMapping`` makes of the status: nil for a success.
     public let statusError: NetworkError?
     /// The redirects followed to get this answer, in order (empty when the first hop answered).
-    public let redirects: [RedirectStep]
+    public let redirects: [NetworkResponse.Redirect]
 
     /// Creates a response.
-    public init(request: HTTPRequest, head: HTTPResponse, body: Data, statusError: NetworkError? = nil, redirects: [RedirectStep] = []) {
+    public init(request: HTTPRequest, head: HTTPResponse, body: Data, statusError: NetworkError? = nil, redirects: [NetworkResponse.Redirect] = []) {
         self.request = request
         self.head = head
         self.body = body

@@ -39,35 +39,37 @@ public struct RedirectPolicy: Sendable {
     /// Follow only to the same origin (scheme, host and port) as the hop redirected from; a
     /// redirect elsewhere is the answer.
     public static let sameOrigin = RedirectPolicy { from, to, _ in
-        RedirectStep.origin(of: from) == RedirectStep.origin(of: to)
+        NetworkResponse.Redirect.origin(of: from) == NetworkResponse.Redirect.origin(of: to)
     }
 }
 
-/// One redirect a call followed: from where, to where, with which status.
-///
-/// ```swift
-/// let answer = try await client.response(Links.short("x7"))
-/// for step in answer.redirects { print(step.status, step.from, "→", step.to) }
-/// ```
-public struct RedirectStep: Sendable, Equatable {
-    /// The URL that answered with the redirect.
-    public let from: URL
-    /// The URL the next hop asked.
-    public let to: URL
-    /// The 3xx status.
-    public let status: Int
+extension NetworkResponse {
+    /// One redirect a call followed: from where, to where, with which status.
+    ///
+    /// ```swift
+    /// let answer = try await client.response(Links.short("x7"))
+    /// for step in answer.redirects { print(step.status, step.from, "→", step.to) }
+    /// ```
+    public struct Redirect: Sendable, Equatable {
+        /// The URL that answered with the redirect.
+        public let from: URL
+        /// The URL the next hop asked.
+        public let to: URL
+        /// The 3xx status.
+        public let status: Int
 
-    /// A step.
-    public init(from: URL, to: URL, status: Int) {
-        self.from = from
-        self.to = to
-        self.status = status
-    }
+        /// A step.
+        public init(from: URL, to: URL, status: Int) {
+            self.from = from
+            self.to = to
+            self.status = status
+        }
 
-    /// Scheme, host (lowercase) and port (the scheme's default when none is written).
-    static func origin(of url: URL) -> String {
-        let scheme = url.scheme?.lowercased() ?? ""
-        let port = url.port ?? (scheme == "https" || scheme == "wss" ? 443 : 80)
-        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
+        /// Scheme, host (lowercase) and port (the scheme's default when none is written).
+        static func origin(of url: URL) -> String {
+            let scheme = url.scheme?.lowercased() ?? ""
+            let port = url.port ?? (scheme == "https" || scheme == "wss" ? 443 : 80)
+            return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
+        }
     }
 }

@@ -58,7 +58,7 @@ public protocol Endpoint: Sendable {
     var traits: CallTraits { get }
 }
 
-/// The seminar seed's and Moya's name for ``Endpoint``.
+/// The seminar's and Moya's name for ``Endpoint``.
 public typealias TargetType = Endpoint
 
 extension Endpoint {

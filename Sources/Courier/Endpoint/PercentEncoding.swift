@@ -3,9 +3,9 @@ import Foundation
 /// RFC 3986 percent-encoding. Only the unreserved characters (`A–Z a–z 0–9 - . _ ~`) stay as
 /// they are, so `+`, `&`, `=`, `/`, spaces, Korean text and emoji all survive a round trip
 /// whatever the server's parser does with `+`.
-public enum PercentEncoding {
+package enum PercentEncoding {
     /// Percent-encodes `text` for use as one query name/value or one path segment.
-    public static func encode(_ text: String) -> String {
+    package static func encode(_ text: String) -> String {
         var out = [UInt8]()
         out.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
@@ -21,7 +21,7 @@ public enum PercentEncoding {
     }
 
     /// `name=value&…` with each name and value encoded; keys sorted for stable URLs, arrays as repeated keys.
-    public static func query(_ parameters: RequestParameters) -> String {
+    package static func query(_ parameters: RequestParameters) -> String {
         var parts: [String] = []
         for key in parameters.keys.sorted() {
             guard let value = parameters[key] else { continue }

@@ -4,27 +4,29 @@ public import Foundation
 import FoundationNetworking
 #endif
 
-/// A language for ``NetworkError``'s user messages.
-public enum MessageLanguage: String, Sendable, CaseIterable {
-    /// 한국어 (the seed app's wording).
-    case korean = "ko"
-    /// English.
-    case english = "en"
+extension NetworkError {
+    /// A language for ``NetworkError``'s user messages.
+    public enum MessageLanguage: String, Sendable, CaseIterable {
+        /// 한국어 (the seed app's wording).
+        case korean = "ko"
+        /// English.
+        case english = "en"
 
-    /// Korean when the user's first preferred language is Korean, English otherwise.
-    public static var preferred: MessageLanguage {
-        let first = Locale.preferredLanguages.first ?? Locale.current.identifier
-        return first.hasPrefix("ko") ? .korean : .english
+        /// Korean when the user's first preferred language is Korean, English otherwise.
+        public static var preferred: NetworkError.MessageLanguage {
+            let first = Locale.preferredLanguages.first ?? Locale.current.identifier
+            return first.hasPrefix("ko") ? .korean : .english
+        }
     }
 }
 
 extension NetworkError: LocalizedError {
-    /// The user message in the user's preferred language (see ``MessageLanguage/preferred``).
+    /// The user message in the user's preferred language (see ``NetworkError/MessageLanguage/preferred``).
     public var errorDescription: String? { userMessage(in: .preferred) }
 
     /// The message to show a user. The seed's cases keep the seed's wording: cancellation says so,
     /// every other seed case gives the generic "try again later".
-    public func userMessage(in language: MessageLanguage) -> String {
+    public func userMessage(in language: NetworkError.MessageLanguage) -> String {
         switch (self, language) {
         case (.taskCancelled, .korean): return "작업이 취소됐어요"
         case (.taskCancelled, .english): return "The task was cancelled."

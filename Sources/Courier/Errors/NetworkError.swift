@@ -50,8 +50,8 @@ public enum NetworkError: Error, Sendable {
     /// A non-success status whose body is not UTF-8 text.
     case unknown(Int)
     /// A WebSocket failure: the handshake was rejected, the server closed with an error code,
-    /// the heartbeat timed out, or the peer broke the protocol (see ``WebSocketFailure``).
-    case webSocketError(WebSocketFailure)
+    /// the heartbeat timed out, or the peer broke the protocol (see ``NetworkError/WebSocketFailure``).
+    case webSocketError(NetworkError.WebSocketFailure)
 
     // MARK: General-purpose additions
 
@@ -67,7 +67,7 @@ public enum NetworkError: Error, Sendable {
     case modelRefusal(String)
     /// A transfer's local file could not be read or written (a full disk, a download already
     /// running to the same file, a checksum that does not match).
-    case fileError(FileFailure)
+    case fileError(NetworkError.FileFailure)
 }
 
 extension NetworkError {

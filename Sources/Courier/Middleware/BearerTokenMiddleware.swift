@@ -35,7 +35,7 @@ public struct BearerTokenMiddleware: ClientMiddleware, CallMiddleware {
     public var refreshMargin: Duration
     /// Where refreshes and their failures are logged (never the token).
     public var logger: Logger
-    private let token: @Sendable () async -> BearerToken?
+    private let token: @Sendable () async -> BearerTokenMiddleware.Token?
     private let refresher: TokenRefresher?
 
     /// A middleware that reads the current token from `token` and gets a new one from `refresh`
@@ -46,8 +46,8 @@ public struct BearerTokenMiddleware: ClientMiddleware, CallMiddleware {
         allowedOrigins: [URL] = [],
         refreshMargin: Duration = .seconds(30),
         logger: Logger = Logger(label: "courier.auth"),
-        token: @escaping @Sendable () async -> BearerToken?,
-        refresh: (@Sendable (_ rejected: BearerToken?) async throws -> BearerToken?)? = nil
+        token: @escaping @Sendable () async -> BearerTokenMiddleware.Token?,
+        refresh: (@Sendable (_ rejected: BearerTokenMiddleware.Token?) async throws -> BearerTokenMiddleware.Token?)? = nil
     ) {
         self.allowedOrigins = allowedOrigins
         self.refreshMargin = refreshMargin
@@ -96,7 +96,7 @@ public struct BearerTokenMiddleware: ClientMiddleware, CallMiddleware {
         context?.recorder?.record(.token(.attached))
         let (response, responseBody) = try await next(Self.authorized(request, sent), body, baseURL)
         guard response.status.code == 401, !refreshed, replayable, let refresher else { return (response, responseBody) }
-        let fresh: BearerToken?
+        let fresh: BearerTokenMiddleware.Token?
         do {
             fresh = try await refresher.replacement(for: sent, margin: refreshMargin, recorder: context?.recorder)
         } catch {
@@ -128,7 +128,7 @@ public struct BearerTokenMiddleware: ClientMiddleware, CallMiddleware {
         return allowedOrigins.contains { Self.sameOrigin($0, baseURL) }
     }
 
-    private static func authorized(_ request: HTTPRequest, _ token: BearerToken) -> HTTPRequest {
+    private static func authorized(_ request: HTTPRequest, _ token: BearerTokenMiddleware.Token) -> HTTPRequest {
         var request = request
         request.headerFields[.authorization] = "Bearer \(token.value)"
         return request

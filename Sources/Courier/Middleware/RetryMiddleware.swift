@@ -9,7 +9,7 @@ import FoundationNetworking
 
 /// Tries a call again when the failure is likely to pass: a refused, dropped or timed-out
 /// connection, or 429/502/503/504 — with exponential backoff and full jitter, honouring
-/// `Retry-After` (seconds or an HTTP date), within a ``RetryBudget`` shared by the client.
+/// `Retry-After` (seconds or an HTTP date), within a ``RetryPolicy/Budget`` shared by the client.
 ///
 /// ```swift
 /// let client = NetworkClient(configuration: .init(middlewares: [
@@ -28,7 +28,7 @@ public struct RetryMiddleware: ClientMiddleware, CallMiddleware {
     public var policy: RetryPolicy
     /// The budget retries are taken from; nil retries without limit (per call, up to
     /// ``RetryPolicy/maxAttempts``).
-    public let budget: RetryBudget?
+    public let budget: RetryPolicy.Budget?
     /// Where retries are logged.
     public var logger: Logger
     private let sleep: @Sendable (Duration) async throws -> Void
@@ -38,7 +38,7 @@ public struct RetryMiddleware: ClientMiddleware, CallMiddleware {
     /// injectable so tests can run backoffs instantly and predictably.
     public init(
         policy: RetryPolicy = RetryPolicy(),
-        budget: RetryBudget? = RetryBudget(),
+        budget: RetryPolicy.Budget? = RetryPolicy.Budget(),
         logger: Logger = Logger(label: "courier.retry"),
         clock: some Clock<Duration> = ContinuousClock(),
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }

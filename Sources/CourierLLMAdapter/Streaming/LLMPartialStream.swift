@@ -1,6 +1,6 @@
-import CourierTransfers
 public import Courier
 public import CourierLLM
+import CourierTransfers
 public import Foundation
 
 /// Typed partial values of an LLM answer streamed as text: each piece fed to CourierLLM's

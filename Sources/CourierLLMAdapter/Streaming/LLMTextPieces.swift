@@ -12,7 +12,7 @@ public import Courier
 /// from (`events` and `jsonLines` refuse a line over `maxResponseBytes`).
 ///
 /// ```swift
-/// for try await piece in client.openAIChatPieces(chat) {
+/// for try await piece in OpenAIChatStream.pieces(chat, client: client) {
 ///     if case .delta(let text) = piece { print(text, terminator: "") }
 /// }
 /// ```

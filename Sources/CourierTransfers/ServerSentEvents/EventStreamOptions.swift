@@ -1,4 +1,4 @@
-public import Courier
+import Courier
 import CourierTransportCore
 
 /// How ``NetworkClient/events(_:options:)`` reads a stream of server-sent events.

@@ -1,4 +1,4 @@
-public import Courier
+import Courier
 import CourierTransportCore
 
 /// Turns event-stream bytes into events, chunk by chunk, per the WHATWG rules

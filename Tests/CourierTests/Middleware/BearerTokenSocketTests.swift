@@ -11,18 +11,18 @@ import Testing
 struct BearerTokenSocketTests {
     /// The token the middleware reads, and how many refreshes ran.
     final class Store: Sendable {
-        private let state: Mutex<(token: BearerToken?, refreshToken: String?, refreshes: Int)>
+        private let state: Mutex<(token: BearerTokenMiddleware.Token?, refreshToken: String?, refreshes: Int)>
 
-        init(token: BearerToken?, refreshToken: String? = nil) {
+        init(token: BearerTokenMiddleware.Token?, refreshToken: String? = nil) {
             state = Mutex((token, refreshToken, 0))
         }
 
-        var token: BearerToken? { state.withLock { $0.token } }
+        var token: BearerTokenMiddleware.Token? { state.withLock { $0.token } }
         var refreshToken: String? { state.withLock { $0.refreshToken } }
         var refreshes: Int { state.withLock { $0.refreshes } }
 
         func counted() { state.withLock { $0.refreshes += 1 } }
-        func keep(_ token: BearerToken, refreshToken: String?) { state.withLock { $0 = (token, refreshToken, $0.refreshes) } }
+        func keep(_ token: BearerTokenMiddleware.Token, refreshToken: String?) { state.withLock { $0 = (token, refreshToken, $0.refreshes) } }
     }
 
     struct Login: Decodable, Sendable {
@@ -57,7 +57,7 @@ struct BearerTokenSocketTests {
             guard let refreshToken = store.refreshToken else { return nil }
             let login: Login = try await NetworkClient().request(
                 json(sandbox, .post, "/api/v1/auth/refresh", #"{"refreshToken":"\#(refreshToken)"}"#))
-            let token = BearerToken(login.token, expiresAt: Date().addingTimeInterval(3600))
+            let token = BearerTokenMiddleware.Token(login.token, expiresAt: Date().addingTimeInterval(3600))
             store.keep(token, refreshToken: login.refreshToken)
             return token
         }
@@ -67,7 +67,7 @@ struct BearerTokenSocketTests {
     func fiftyRefusals() async throws {
         try await withSandbox { sandbox in
             let login = try await login(sandbox)
-            let stale = BearerToken(String(repeating: "A", count: 43))
+            let stale = BearerTokenMiddleware.Token(String(repeating: "A", count: 43))
             let store = Store(token: stale, refreshToken: login.refreshToken)
             let client = NetworkClient(configuration: .init(middlewares: [middleware(sandbox, store)]))
             let endpoint = TestEndpoint(baseURL: sandbox.baseURL, path: "/api/v1/users/\(login.userId)", traits: CallTraits(authorization: .bearer))
@@ -85,7 +85,7 @@ struct BearerTokenSocketTests {
     func failedRefresh() async throws {
         try await withSandbox { sandbox in
             let login = try await login(sandbox)
-            let store = Store(token: BearerToken(String(repeating: "B", count: 43)), refreshToken: "not-a-refresh-token")
+            let store = Store(token: BearerTokenMiddleware.Token(String(repeating: "B", count: 43)), refreshToken: "not-a-refresh-token")
             let client = NetworkClient(configuration: .init(middlewares: [middleware(sandbox, store)]))
             let endpoint = TestEndpoint(baseURL: sandbox.baseURL, path: "/api/v1/users/\(login.userId)", traits: CallTraits(authorization: .bearer))
             let errors = await withTaskGroup(of: NetworkError?.self) { group in
@@ -108,12 +108,12 @@ struct BearerTokenSocketTests {
     func noLoop() async throws {
         try await withSandbox { sandbox in
             let login = try await login(sandbox)
-            let store = Store(token: BearerToken(String(repeating: "C", count: 43)))
+            let store = Store(token: BearerTokenMiddleware.Token(String(repeating: "C", count: 43)))
             let auth = BearerTokenMiddleware {
                 store.token
             } refresh: { _ in
                 store.counted()
-                return BearerToken(String(repeating: "D", count: 43))  // also refused
+                return BearerTokenMiddleware.Token(String(repeating: "D", count: 43))  // also refused
             }
             let client = NetworkClient(configuration: .init(middlewares: [auth]))
             await #expect(throws: NetworkError.unauthorized(401)) {
@@ -126,12 +126,12 @@ struct BearerTokenSocketTests {
     @Test("a token about to expire is refreshed before the call; the new one is sent")
     func refreshAhead() async throws {
         try await withSandbox { sandbox in
-            let store = Store(token: BearerToken("old-token", expiresAt: Date().addingTimeInterval(5)))
+            let store = Store(token: BearerTokenMiddleware.Token("old-token", expiresAt: Date().addingTimeInterval(5)))
             let auth = BearerTokenMiddleware(refreshMargin: .seconds(30)) {
                 store.token
             } refresh: { _ in
                 store.counted()
-                let fresh = BearerToken("new-token", expiresAt: Date().addingTimeInterval(3600))
+                let fresh = BearerTokenMiddleware.Token("new-token", expiresAt: Date().addingTimeInterval(3600))
                 store.keep(fresh, refreshToken: nil)
                 return fresh
             }
@@ -147,7 +147,7 @@ struct BearerTokenSocketTests {
     @Test("the token goes only to allowed origins (the call's own by default), never to .none calls or along a redirect away")
     func whereTokensGo() async throws {
         try await withSandbox { sandbox in
-            let store = Store(token: BearerToken("t0ken"))
+            let store = Store(token: BearerTokenMiddleware.Token("t0ken"))
             let other = URL(string: "http://127.0.0.1:1")!
             let client = NetworkClient(configuration: .init(middlewares: [middleware(sandbox, store, origin: other)]))
             func sent(_ traits: CallTraits) async throws -> String? {

@@ -26,7 +26,7 @@ struct RetryPolicyTests {
 
     @Test("the budget stops retries at half its tokens and earns them back at tokenRatio per success")
     func budget() {
-        let budget = RetryBudget(maxTokens: 10, tokenRatio: 0.5)
+        let budget = RetryPolicy.Budget(maxTokens: 10, tokenRatio: 0.5)
         #expect(budget.allowsRetry)
         for _ in 0..<5 { budget.recordFailure() }
         #expect(budget.available == 5 && !budget.allowsRetry)

@@ -43,7 +43,7 @@ struct RetrySocketTests {
 
     func client(
         _ clock: RecordingClock, policy: RetryPolicy = RetryPolicy(baseDelay: .milliseconds(100)),
-        budget: RetryBudget? = nil, kind: TransportKind = .asyncHTTPClient, logs: LogCapture? = nil
+        budget: RetryPolicy.Budget? = nil, kind: TransportKind = .asyncHTTPClient, logs: LogCapture? = nil
     ) -> NetworkClient {
         let retry = RetryMiddleware(policy: policy, budget: budget, logger: logs?.logger() ?? .init(label: "test"), clock: clock, random: { 1 })
         return NetworkClient(configuration: .init(transport: kind.make(), middlewares: [retry]))
@@ -123,7 +123,7 @@ struct RetrySocketTests {
     func budget() async throws {
         try await withSandbox { sandbox in
             let clock = RecordingClock()
-            let budget = RetryBudget(maxTokens: 4, tokenRatio: 0.1)
+            let budget = RetryPolicy.Budget(maxTokens: 4, tokenRatio: 0.1)
             let client = client(clock, budget: budget)
             for _ in 0..<2 {
                 await #expect(throws: NetworkError.serviceUnavailable(503)) { _ = try await client.response(flaky(sandbox, ["failures": 100])) }

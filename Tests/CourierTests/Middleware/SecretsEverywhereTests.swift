@@ -26,7 +26,7 @@ struct SecretsEverywhereTests {
 
     @Test("tokens print, interpolate and dump redacted")
     func tokensRedacted() {
-        let token = BearerToken("SECRET-TOKEN-VALUE", expiresAt: nil)
+        let token = BearerTokenMiddleware.Token("SECRET-TOKEN-VALUE", expiresAt: nil)
         var dumped = ""
         dump(token, to: &dumped)
         #expect(!dumped.contains("SECRET"))

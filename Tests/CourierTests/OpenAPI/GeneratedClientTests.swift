@@ -33,7 +33,8 @@ struct GeneratedClientTests {
         try await withSandbox { sandbox in
             let helper = BearerTokenSocketTests()
             let login = try await helper.login(sandbox)
-            let store = BearerTokenSocketTests.Store(token: BearerToken(String(repeating: "Z", count: 43)), refreshToken: login.refreshToken)
+            let store = BearerTokenSocketTests.Store(
+                token: BearerTokenMiddleware.Token(String(repeating: "Z", count: 43)), refreshToken: login.refreshToken)
             // A generated client's calls have no call origin: the token's origin is said explicitly.
             let client = Client(
                 serverURL: sandbox.baseURL, transport: HTTPClientTransport.shared,

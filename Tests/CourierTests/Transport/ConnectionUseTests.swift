@@ -22,7 +22,7 @@ struct ConnectionUseTests {
 
     /// The `connection` events of `timeline`, in order.
     static func connections(_ timeline: CallTimeline) -> [(number: UInt64, reused: Bool)] {
-        timeline.events.compactMap { if case .connection(let number, let reused) = $0.kind { (number, reused) } else { nil } }
+        timeline.steps.compactMap { if case .connection(let number, let reused) = $0.kind { (number, reused) } else { nil } }
     }
 
     /// Whether the echoed request carried the marker the transport uses (it must never).
@@ -50,12 +50,12 @@ struct ConnectionUseTests {
                 #expect(!Self.sawMarker(echo), "the marker never reaches the server")
                 seen += Self.connections(timeline)
                 // In the exchange, between its start and its head.
-                let kinds = timeline.events.map(\.kind)
+                let kinds = timeline.steps.map(\.kind)
                 let started = kinds.firstIndex { if case .attemptStarted = $0 { true } else { false } }
                 let connected = kinds.firstIndex { if case .connection = $0 { true } else { false } }
                 let head = kinds.firstIndex { if case .responseHead = $0 { true } else { false } }
                 #expect(started != nil && connected != nil && head != nil && started! < connected! && connected! < head!, "\(kinds)")
-                #expect(timeline.events.first { if case .connection = $0.kind { true } else { false } }?.attempt == 1)
+                #expect(timeline.steps.first { if case .connection = $0.kind { true } else { false } }?.attempt == 1)
                 if index == 0 {
                     #expect(timeline.waterfall().contains("#1 connection #\(seen[0].number) new: connected (+"), "\(timeline.waterfall())")
                 } else if index == 1 {
@@ -104,7 +104,7 @@ struct ConnectionUseTests {
             let client = NetworkClient(configuration: configuration)
             let timeline = CallTimeline()
             for try await _ in client.recording(into: timeline).lines(sandbox.get("/ndjson", query: ["count": 3])) {}
-            #expect(Self.connections(timeline).map(\.reused) == [false], "\(timeline.events.map(\.kind))")
+            #expect(Self.connections(timeline).map(\.reused) == [false], "\(timeline.steps.map(\.kind))")
             _ = try await client.response(sandbox.get("/echo"))
             _ = try await client.response(sandbox.get("/echo"))
             await eventually("connections counted") {
@@ -151,7 +151,7 @@ struct ConnectionUseTests {
             let own = HTTPClientTransport(client: HTTPClientTransport.shared.client)
             let (viaOwn, ownTimeline) = try await Self.echo(NetworkClient(transport: own), sandbox)
             #expect(!Self.sawMarker(viaOwn) && Self.connections(ownTimeline).isEmpty)
-            #expect(sessionTimeline.events.contains { if case .responseHead(200) = $0.kind { true } else { false } })
+            #expect(sessionTimeline.steps.contains { if case .responseHead(200) = $0.kind { true } else { false } })
         }
     }
 }

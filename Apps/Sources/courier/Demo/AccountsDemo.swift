@@ -2,7 +2,7 @@ import AccountsAPI
 import Courier
 import Foundation
 
-/// The accounts part of `courier demo`: the seminar's User API flow (seed 003) against a
+/// The accounts part of `courier demo`: the seminar's User API flow against a
 /// server — register two users, log in, show, update, a forbidden attempt on the other user,
 /// delete — one line per request and one per answer. Passwords and tokens are never shown.
 enum AccountsDemo {
@@ -20,7 +20,7 @@ enum AccountsDemo {
     static func run(baseURL: URL, output: (String) -> Void) async throws -> Summary {
         let accounts = Accounts(server: baseURL)
         var walk = Walk(accounts: accounts)
-        output("── Accounts: the seminar's User API (seed 003), with tokens ──")
+        output("── Accounts: the seminar's User API, with tokens ──")
         let suffix = UUID().uuidString.prefix(6).lowercased()
         let alice = RegisterRequest(username: "alice_\(suffix)", password: Self.password(), name: "홍길동", email: "hong@example.com", age: 25)
         let bob = RegisterRequest(username: "bob_\(suffix)", password: Self.password(), name: "김영희", email: "kim@example.com", age: 31)

@@ -1,13 +1,16 @@
 import AlanAPI
 import Courier
 import CourierConcurrency
+import CourierSandbox
 import Foundation
 import Synchronization
 
 /// The Alan part of `courier demo`: the coin report against the sandbox's stand-in, with its
 /// timeline, a cancel and a retry, the client's errors, and a streamed answer.
 enum CoinDemo {
-    static func run(baseURL: URL, output: @escaping @Sendable (String) -> Void) async -> (steps: Int, failures: Int) {
+    static func run(
+        baseURL: URL, alanControl: AlanSandboxControl, output: @escaping @Sendable (String) -> Void
+    ) async -> (steps: Int, failures: Int) {
         let root = baseURL.appendingPathComponent("alan")
         let alan = AlanClient(baseURL: root, clientIDs: .single("demo-alan-client-id"))
         var steps = 0
@@ -18,7 +21,7 @@ enum CoinDemo {
             output("\(ok ? "✓" : "✗") \(text)")
         }
         func control(_ settings: AlanSandboxControl.Settings) async {
-            _ = try? await NetworkClient().response(AlanSandboxControl.control(baseURL: root, settings))
+            await alanControl.configure(settings)
         }
 
         output("\n── AlanAPI: the coin report — three sections at once, revealed top-down 350 ms apart ──")

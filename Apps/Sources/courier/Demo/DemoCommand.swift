@@ -34,7 +34,7 @@ struct DemoCommand: AsyncParsableCommand {
             { await ResilienceDemo.run(baseURL: $0) { Terminal.output($0) } },
             { await ConcurrencyDemo.run(baseURL: $0) { Terminal.output($0) } },
             { await HackerNewsDemo.run(baseURL: $0) { Terminal.output($0) } },
-            { await CoinDemo.run(baseURL: $0) { Terminal.output($0) } },
+            { await CoinDemo.run(baseURL: $0, alanControl: sandbox.alan) { Terminal.output($0) } },
             {
                 let raon = await RaonDemo.run(baseURL: $0) { Terminal.output($0) }
                 return (raon.steps, raon.failures)

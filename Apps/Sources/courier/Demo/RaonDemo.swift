@@ -16,7 +16,7 @@ enum RaonDemo {
     /// Walks Raon against the sandbox at `baseURL`, sending each line to `output`.
     static func run(baseURL: URL, output: (String) -> Void) async -> Summary {
         var summary = Summary()
-        output("\n── Raon: Seoul's cultural programs (seed 004) from the stand-in ──")
+        output("\n── Raon: Seoul's cultural programs from the stand-in ──")
         let root = baseURL.appendingPathComponent("seoul")
         let today = SeoulDay(year: 2026, month: 11, day: 20) ?? SeoulDay.today()
         let seoul = SeoulCultureClient(key: RaonOptions.sandboxKey, baseURL: root, today: { today })

@@ -50,12 +50,12 @@ enum ResilienceDemo {
             let answer = try await retrying.recording(into: timeline).request(ResilienceAPI.flaky(key: "demo-\(key)", failures: 2), as: Flaky.self)
             check(answer.attempt == 3, "GET /flaky (503 twice) with RetryMiddleware → 200 on attempt \(answer.attempt) (Retry-After honoured)")
             // The call's waterfall: what `courier request --trace` prints.
-            let attempts = timeline.events.filter { if case .attemptStarted = $0.kind { true } else { false } }.count
-            let retries = timeline.events.filter { if case .retryScheduled = $0.kind { true } else { false } }.count
+            let attempts = timeline.steps.filter { if case .attemptStarted = $0.kind { true } else { false } }.count
+            let retries = timeline.steps.filter { if case .retryScheduled = $0.kind { true } else { false } }.count
             check(attempts == 3 && retries == 2, "its timeline: \(attempts) attempts, \(retries) retries scheduled —")
             for line in timeline.waterfall().split(separator: "\n") { output("    " + line) }
         } catch {
-            check(false, "retry → \((error as? NetworkError)?.log() ?? "\(error)")")
+            check(false, "retry → \(error.log())")
         }
 
         let client = NetworkClient(configuration: .init(baseURL: baseURL))

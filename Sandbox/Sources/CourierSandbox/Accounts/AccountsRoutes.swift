@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 
-/// The seminar's User API on the sandbox (seed 003), backed by SQLite in the data directory:
+/// The seminar's User API on the sandbox, backed by SQLite in the data directory:
 ///
 /// | Method | Path | Body | Answer `data` |
 /// |---|---|---|---|

@@ -21,7 +21,7 @@ import NIOCore
 /// runs inside `Request.untilClientLeaves` (a client that goes away stops it), so those answers
 /// carry `Connection: close`.
 struct AlanRoutes: SandboxRouteGroup {
-    let ledger = AlanLedger()
+    let ledger: AlanLedger
 
     /// The longest request target (path and query) accepted.
     static let maxTargetBytes = 8 * 1024

@@ -9,11 +9,11 @@ protocol SandboxRouteGroup: Sendable {
 
 /// The route groups beyond the built-in httpbin/probe/sample ones, in registration order.
 enum SandboxExtensions {
-    static func registered(options: SandboxServer.Options, logger: Logger) async -> [any SandboxRouteGroup] {
+    static func registered(options: SandboxServer.Options, logger: Logger, alan: AlanLedger) async -> [any SandboxRouteGroup] {
         [
             AccountsRoutes(dataDirectory: options.dataDirectory, logger: logger),
             HackerNewsRoutes(),
-            AlanRoutes(),
+            AlanRoutes(ledger: alan),
             LLMRoutes(),
             SeoulRoutes(),
             CacheRoutes(),

@@ -63,7 +63,7 @@ struct AlanOptions: ParsableArguments {
             let started = try await SandboxServer.start()
             running = started
             root = started.baseURL.appendingPathComponent("alan")
-            if let settings { _ = try await NetworkClient().response(AlanSandboxControl.control(baseURL: root, settings)) }
+            if let settings { await started.alan.configure(settings) }
         }
         var configuration = NetworkClient.Configuration()
         if allowInsecure, let host = root.host { configuration.insecureHostsAllowed.insert(host.lowercased()) }

@@ -3,6 +3,7 @@ import ArgumentParser
 import Courier
 import CourierCache
 import CourierConcurrency
+import CourierSandbox
 import Foundation
 import Synchronization
 

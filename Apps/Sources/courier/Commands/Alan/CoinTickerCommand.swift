@@ -1,3 +1,4 @@
+import AlanAPI
 import ArgumentParser
 import Courier
 import CourierSandbox

@@ -1,3 +1,4 @@
+import AlanAPI
 import CourierWebSocket
 import Foundation
 

@@ -4,7 +4,7 @@ import CourierSandbox
 import Foundation
 import HackerNewsAPI
 
-/// `courier hn …`: read Hacker News in the terminal (seed 001), from the real API, a mirror or
+/// `courier hn …`: read Hacker News in the terminal, from the real API, a mirror or
 /// the sandbox's stand-in.
 struct HackerNewsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

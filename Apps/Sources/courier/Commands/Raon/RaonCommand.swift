@@ -9,7 +9,7 @@ import SeoulCultureAPI
 import Glibc
 #endif
 
-/// `courier raon …`: Raon (seed 004) in the terminal — Seoul's current and upcoming cultural
+/// `courier raon …`: Raon in the terminal — Seoul's current and upcoming cultural
 /// programs from the Seoul Open Data API, or from the sandbox's stand-in with `--sandbox`.
 struct RaonCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -223,7 +223,7 @@ struct RequestCommand: AsyncParsableCommand {
     /// (to find the call in the server's traces).
     static func waterfall(of timeline: CallTimeline) -> String {
         let waterfall = timeline.waterfall()
-        let traceParent = timeline.events.lazy.compactMap { if case .traceContext(let value) = $0.kind { value } else { nil } }.first
+        let traceParent = timeline.steps.lazy.compactMap { if case .traceContext(let value) = $0.kind { value } else { nil } }.first
         guard let traceID = traceParent?.split(separator: "-").dropFirst().first else { return waterfall }
         return waterfall + "\ntrace id \(traceID)"
     }

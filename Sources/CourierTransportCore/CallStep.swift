@@ -1,25 +1,25 @@
 /// Something that happened to a call, at a monotonic time: its HTTP exchanges and every decision
 /// Courier's machinery made on its way (a retry and why, a cache hit, a wait for a token).
 ///
-/// A call's events make its timeline (`CallTimeline` in Courier): `callStarted` first,
+/// A call's steps make its timeline (`CallTimeline` in Courier): `callStarted` first,
 /// `callFinished` last, each HTTP exchange an `attemptStarted` … `responseHead` / `attemptFailed`
-/// … `bodyDone`, with the middlewares' decisions between them. ``attempt`` is the exchange an event
+/// … `bodyDone`, with the middlewares' decisions between them. ``attempt`` is the exchange a step
 /// belongs to (1 for the first), 0 before the first.
 ///
 /// On Linux neither transport reports connect or TLS phases, so an exchange is queued → on a
 /// connection (new or reused, where the transport can tell) → first byte (the head) → body;
 /// nothing is invented for the phases not seen.
-public struct CallEvent: Sendable, Equatable {
-    /// Which call: unique in this process, the same for every event of one call.
+public struct CallStep: Sendable, Equatable {
+    /// Which call: unique in this process, the same for every step of one call.
     public var call: UInt64
-    /// The HTTP exchange the event belongs to (1, 2 … in the order they started), 0 before the first.
+    /// The HTTP exchange the step belongs to (1, 2 … in the order they started), 0 before the first.
     public var attempt: Int
     /// When it happened.
     public var at: ContinuousClock.Instant
     /// What happened.
     public var kind: Kind
 
-    /// Creates an event.
+    /// Creates a step.
     public init(call: UInt64, attempt: Int, at: ContinuousClock.Instant, kind: Kind) {
         self.call = call
         self.attempt = attempt

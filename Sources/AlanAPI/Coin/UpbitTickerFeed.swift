@@ -1,5 +1,6 @@
 #if WebSocket  // the `WebSocket` trait: Package.swift
 public import Courier
+public import CourierWebSocket
 public import Foundation
 public import Logging
 

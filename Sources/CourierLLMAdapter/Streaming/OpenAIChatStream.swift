@@ -1,0 +1,110 @@
+public import Courier
+public import CourierLLM
+public import CourierTransfers
+import Foundation
+
+/// OpenAI-style streamed chat completions (`"stream": true`, server-sent events ending in
+/// `data: [DONE]`), read as they arrive: as text pieces or as a value decoded while it grows.
+///
+/// ```swift
+/// for try await update in OpenAIChatStream.partials(OpenAI.chat(messages, stream: true), as: Recipe.self, client: client) {
+///     if let draft = update.snapshot?.decode(Recipe.Partial.self).value { show(draft) }
+///     if let recipe = update.value { show(recipe) }
+/// }
+/// ```
+public enum OpenAIChatStream {
+    /// The typed partials of ``partials(_:as:client:schema:options:)``.
+    public typealias Partials<T: Decodable & Sendable> = LLMPartialStream<LLMTextPieces<ServerEventStream>, T>
+
+    /// The answer text of an OpenAI-style chat completion streamed as server-sent events
+    /// (`"stream": true`): each event's `choices[0].delta.content` as a delta (a
+    /// `delta.refusal` too: a refusal's words end a typed stream in `NetworkError.modelRefusal`),
+    /// until `data: [DONE]`. Events without text (the role, `finish_reason`, usage) are skipped;
+    /// other fields are ignored.
+    ///
+    /// An event carrying an `error` object (`{"error":{"message":…,"type":…}}`, what OpenAI and
+    /// compatible servers send when a stream fails after its head) ends the stream with
+    /// `NetworkError.remoteError(200, message)`; data that is not JSON with
+    /// `NetworkError.decodingError`; a stream that ends without `[DONE]` with
+    /// `NetworkError.invalidResponse`; an answer over the client's `maxResponseBytes` with
+    /// `NetworkError.responseTooLarge`. Otherwise as the client's `events(_:options:)`.
+    ///
+    /// ```swift
+    /// for try await piece in OpenAIChatStream.pieces(OpenAI.chat(messages, stream: true), client: client) {
+    ///     if case .delta(let text) = piece { print(text, terminator: "") }
+    /// }
+    /// ```
+    public static func pieces(
+        _ endpoint: some Endpoint, client: NetworkClient, options: EventStreamOptions = EventStreamOptions()
+    ) -> LLMTextPieces<ServerEventStream> {
+        LLMTextPieces(client.events(endpoint, options: options), limit: client.configuration.maxResponseBytes, read: Chunk.frame(of:))
+    }
+
+    /// An OpenAI-style streamed chat completion decoded as `T` while its deltas arrive: a
+    /// `.partial(snapshot, restart:)` each time the JSON decoded so far changes, then
+    /// `.complete(value)` — the value a whole-answer decode of the concatenated deltas gives
+    /// (``LLMResponseDecoding``, with the client's decoder). Fails as
+    /// ``pieces(_:client:options:)``; an answer without JSON ends in `NetworkError.modelRefusal`.
+    public static func partials<T: Decodable & Sendable>(
+        _ endpoint: some Endpoint, as type: T.Type, client: NetworkClient, schema: JSONSchema? = nil,
+        options: EventStreamOptions = EventStreamOptions()
+    ) -> Partials<T> {
+        LLMPartialStream(
+            pieces(endpoint, client: client, options: options), as: T.self, schema: schema, decoder: client.configuration.decoder,
+            maxAnswerBytes: client.configuration.maxResponseBytes)
+    }
+}
+
+extension OpenAIChatStream {
+    /// The members of a `chat.completion.chunk` event the stream reads; the rest is ignored.
+    struct Chunk: Decodable {
+        struct Choice: Decodable {
+            struct Delta: Decodable {
+                var content: String?
+                var refusal: String?
+            }
+            var index: Int?
+            var delta: Delta?
+        }
+
+        var choices: [Choice]?
+        var error: LLMStreamError?
+
+        /// The text and end of one event.
+        @Sendable static func frame(of event: ServerEvent) throws(NetworkError) -> LLMTextPieces<ServerEventStream>.Frame {
+            let data = event.data.trimmingCharacters(in: .whitespaces)
+            if data == "[DONE]" { return .init(text: "", ends: true) }
+            let chunk: Chunk
+            do {
+                chunk = try JSONDecoder().decode(Chunk.self, from: Data(data.utf8))
+            } catch let error as DecodingError {
+                throw .decodingError(error)
+            } catch {
+                throw .invalidResponse
+            }
+            if let error = chunk.error { throw .remoteError(200, error.message) }
+            // With `n` > 1 the choices interleave; the answer is choice 0's.
+            let delta = chunk.choices?.first { ($0.index ?? 0) == 0 }?.delta
+            return .init(text: (delta?.content ?? "") + (delta?.refusal ?? ""), ends: false)
+        }
+    }
+}
+
+/// An error an LLM API sends inside its stream: an object with a `message` (OpenAI) or a string
+/// (Ollama, some OpenAI-compatible servers).
+struct LLMStreamError: Decodable, Sendable {
+    var message: String
+
+    private enum CodingKeys: String, CodingKey { case message, type, code }
+
+    init(from decoder: any Decoder) throws {
+        if let text = try? decoder.singleValueContainer().decode(String.self) {
+            message = text
+            return
+        }
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        message =
+            (try? container.decode(String.self, forKey: .message)) ?? (try? container.decode(String.self, forKey: .type))
+            ?? (try? container.decode(String.self, forKey: .code)) ?? "error"
+    }
+}
