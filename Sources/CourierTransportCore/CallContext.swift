@@ -28,8 +28,8 @@ public struct CallContext: Sendable {
     /// attaches credentials sends them there and to origins it was told about, never to a
     /// redirect's other origin.
     public var origin: URL?
-    /// Where the call's events go (its timeline, the client's observers); nil when nobody listens.
-    public package(set) var recorder: CallRecorder?
+    /// Where the call's steps go (its timeline, the client's observers); nil when nobody listens.
+    package var recorder: CallRecorder?
     /// For a buffered call: where a middleware that has the answer as bytes already hands them
     /// over (``CollectedAnswer``); nil for a streamed call or one that is not a `NetworkClient`'s.
     package var collected: CollectedAnswer?

@@ -9,9 +9,9 @@ import Synchronization
 /// ```swift
 /// CallContext.current?.recorder?.record(.note("served from the offline store"))
 /// ```
-public final class CallRecorder: Sendable {
+package final class CallRecorder: Sendable {
     /// The call's number, unique in this process.
-    public let call: UInt64
+    package let call: UInt64
     private let state: Mutex<State>
     private let listeners: [@Sendable (CallStep) -> Void]
     /// The call's trace, when the client traces: what each exchange's request carries.
@@ -38,7 +38,7 @@ public final class CallRecorder: Sendable {
     }
 
     /// Records `kind` now, for the exchange under way.
-    public func record(_ kind: CallStep.Kind) {
+    package func record(_ kind: CallStep.Kind) {
         let event = state.withLock { state in
             let event = CallStep(call: call, attempt: state.attempt, at: .now, kind: kind)
             state.events.append(event)
@@ -72,5 +72,5 @@ public final class CallRecorder: Sendable {
     }
 
     /// Every step so far, in order.
-    public var steps: [CallStep] { state.withLock { $0.events } }
+    package var steps: [CallStep] { state.withLock { $0.events } }
 }

@@ -63,7 +63,7 @@ public struct CallStep: Sendable, Equatable {
         case token(TokenOutcome)
         /// A redirect followed: its status and the next hop's URL (redacted).
         case redirect(status: Int, to: String)
-        /// A decision of a middleware of your own (``CallRecorder/record(_:)``).
+        /// A decision noted on the call's way that has no step of its own.
         case note(String)
         /// The call ended: the final status (nil when no answer came) and the error it is, if any
         /// (as `NetworkError` names it: an error status, a transport failure).

@@ -62,7 +62,8 @@ import Testing
             _ = try await Array(0..<20).concurrentMap(limit: 5) { value -> Int in
                 if value == 2 { throw NetworkError.notFound(404) }
                 do {
-                    try await Task.sleep(for: .seconds(10))
+                    // Long enough that only the cancellation ends it, however loaded the machine.
+                    try await Task.sleep(for: .seconds(120))
                 } catch {
                     await cancelled.append(value)
                     throw error

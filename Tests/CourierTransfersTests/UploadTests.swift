@@ -9,7 +9,9 @@ import Testing
 @Suite("Uploads: files and byte streams, streamed")
 struct UploadTests {
     func upload(_ sandbox: RunningSandbox, _ task: HTTPTask, method: HTTPMethod = .put, key: String? = nil) -> TestEndpoint {
-        var endpoint = TestEndpoint(baseURL: sandbox.baseURL, path: "/upload", method: method, task: task)
+        // Megabytes through a loaded machine's loopback: a deadline well past the default 30 s, which
+        // these tests do not measure.
+        var endpoint = TestEndpoint(baseURL: sandbox.baseURL, path: "/upload", method: method, task: task, timeout: .seconds(300))
         if let key { endpoint.task = .requestComposite(query: ["key": key], body: task) }
         return endpoint
     }

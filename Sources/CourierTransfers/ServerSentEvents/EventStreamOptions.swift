@@ -1,7 +1,7 @@
 import Courier
 import CourierTransportCore
 
-/// How ``NetworkClient/events(_:options:)`` reads a stream of server-sent events.
+/// How `NetworkClient.events(_:options:)` reads a stream of server-sent events.
 ///
 /// ```swift
 /// // A long-lived feed: reconnect (resuming with Last-Event-ID) when the connection drops,
@@ -9,7 +9,7 @@ import CourierTransportCore
 /// let events = client.events(FeedAPI.live, options: .init(idleTimeout: .seconds(45), reconnect: .init()))
 /// ```
 public struct EventStreamOptions: Sendable {
-    /// No bytes for this long ends the stream with ``NetworkError/networkError(_:)`` `.timedOut`
+    /// No bytes for this long ends the stream with `NetworkError.networkError(_:)` `.timedOut`
     /// (or reconnects, with ``reconnect``); nil waits forever. Replaces the whole-call deadline,
     /// which for a stream bounds only the wait for the response head.
     public var idleTimeout: Duration?

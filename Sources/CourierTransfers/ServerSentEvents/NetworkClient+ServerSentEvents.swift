@@ -14,7 +14,7 @@ extension NetworkClient {
     /// Middlewares run as for any call; the endpoint's timeout bounds only the wait for the
     /// response head, ``EventStreamOptions/idleTimeout`` the silence after it. An error status
     /// ends the stream with the endpoint's status mapping's error, a body that is not
-    /// `text/event-stream` with ``NetworkError/invalidResponse``.
+    /// `text/event-stream` with `NetworkError.invalidResponse`.
     public func events(_ endpoint: some Endpoint, options: EventStreamOptions = EventStreamOptions()) -> ServerEventStream {
         let call: Result<Call, NetworkError>
         do {
@@ -26,7 +26,7 @@ extension NetworkClient {
     }
 
     /// The events of `endpoint` with each `data` decoded as `Value` — by the endpoint's
-    /// ``Endpoint/responseDecoding`` unless `decoding` is given (CourierLLM's tolerant decoding
+    /// `Endpoint.responseDecoding` unless `decoding` is given (CourierLLM's tolerant decoding
     /// reads APIs that stream pseudo-JSON such as Python dict literals).
     ///
     /// ```swift

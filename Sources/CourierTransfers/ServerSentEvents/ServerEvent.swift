@@ -55,7 +55,7 @@ public struct DecodedServerEvent<Value: Sendable>: Sendable {
 extension DecodedServerEvent: Equatable where Value: Equatable {}
 
 extension ServerEvent {
-    /// The events in `chunks` of an event stream, parsed as ``NetworkClient/events(_:options:)``
+    /// The events in `chunks` of an event stream, parsed as `NetworkClient.events(_:options:)`
     /// parses a body (an unfinished last event is dropped) — for tests and tools that hold the
     /// bytes already.
     public static func parse(_ chunks: some Sequence<ArraySlice<UInt8>>) throws(NetworkError) -> [ServerEvent] {

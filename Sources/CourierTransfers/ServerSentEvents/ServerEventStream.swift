@@ -6,12 +6,12 @@ import Logging
 import OpenAPIRuntime
 
 /// The server-sent events of one endpoint, read as they arrive: an `AsyncSequence` whose only
-/// error is ``NetworkError``. Each iteration opens its own connection.
+/// error is `NetworkError`. Each iteration opens its own connection.
 ///
 /// Events are parsed in the consuming task straight from the transport's body, one network read
 /// at a time (with Courier's AsyncHTTPClient transport, one hand-over per read, as with raw
 /// AsyncHTTPClient). Cancelling the consuming task, or dropping the iterator, cancels the request
-/// and closes the connection; the consumer then sees ``NetworkError/taskCancelled`` (or simply
+/// and closes the connection; the consumer then sees `NetworkError.taskCancelled` (or simply
 /// the end, when it stopped iterating).
 public struct ServerEventStream: AsyncSequence, Sendable {
     public typealias Element = ServerEvent
@@ -126,7 +126,7 @@ public struct ServerEventStream: AsyncSequence, Sendable {
     }
 }
 
-/// Events whose `data` is decoded into `Value` (see ``NetworkClient/events(_:as:decoding:options:)``).
+/// Events whose `data` is decoded into `Value` (see `NetworkClient.events(_:as:decoding:options:)`).
 public struct DecodedServerEventStream<Value: Decodable & Sendable>: AsyncSequence, Sendable {
     public typealias Element = DecodedServerEvent<Value>
     public typealias Failure = NetworkError
@@ -140,7 +140,7 @@ public struct DecodedServerEventStream<Value: Decodable & Sendable>: AsyncSequen
     }
 
     /// Reads and decodes events one at a time; a `data` that does not decode ends the stream
-    /// with ``NetworkError/decodingError(_:)``.
+    /// with `NetworkError.decodingError(_:)`.
     public struct Iterator: AsyncIteratorProtocol {
         var events: ServerEventStream.Iterator
         let decoding: any ResponseDecoding
