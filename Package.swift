@@ -151,6 +151,7 @@ let package = Package(
         .target(
             name: "CourierTransportCore",
             dependencies: [
+                "CCourierPlatform",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 // SHA-256 for downloads' checksums and the cache's linked bodies: CryptoKit on
@@ -159,6 +160,9 @@ let package = Package(
             ],
             swiftSettings: library
         ),
+        // The one C function Swift's Glibc module does not show (`sync_file_range`, a
+        // `_GNU_SOURCE` declaration), behind CourierTransportCore's `Platform`.
+        .target(name: "CCourierPlatform"),
         // TLSSettings in swift-nio-ssl's terms, for the SwiftNIO clients (AsyncHTTPClient, swift-websocket).
         .target(
             name: "CourierTLS",

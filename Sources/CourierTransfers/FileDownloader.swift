@@ -49,7 +49,7 @@ struct FileDownloader {
     private func download() async throws(NetworkError) -> DownloadedFile {
         let expectedHash = try options.checksum.map(Self.parseChecksum)
         let path = target.path
-        var partial = try PartialDownload.lock(target: path)
+        var partial = try PartialDownload.lock(target: path, durability: options.durability)
         var adopted = false
         if options.resume == .fromExistingBytes { (partial, adopted) = try partial.adoptingTarget() }
         var finished = false
