@@ -220,7 +220,7 @@ let package = Package(
         .target(
             name: "CourierWebSocket",
             dependencies: [
-                "Courier",
+                "Courier", "CourierTransportCore",
                 .product(name: "WSClient", package: "swift-websocket", condition: .when(traits: ["WebSocket"])),
                 .target(name: "CourierTLS", condition: .when(traits: ["WebSocket"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["WebSocket"])),
@@ -247,7 +247,7 @@ let package = Package(
         .target(
             name: "AlanAPI",
             dependencies: [
-                "Courier", "CourierCache", "CourierLLM", "CourierLLMAdapter", "CourierConcurrency", .product(name: "Logging", package: "swift-log"),
+                "Courier", "CourierCache", "CourierTransfers", "CourierLLM", "CourierLLMAdapter", "CourierConcurrency", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: library
         ),
@@ -344,6 +344,8 @@ let package = Package(
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
             ],
             swiftSettings: strict
         ),
@@ -376,7 +378,7 @@ let package = Package(
         .testTarget(
             name: "CourierLLMTests",
             dependencies: [
-                "IntegrationTestSupport", "CourierLLM", "CourierLLMAdapter", "Courier", .product(name: "CourierSandbox", package: "Sandbox"),
+                "IntegrationTestSupport", "CourierLLM", "CourierLLMAdapter", "CourierTransfers", "Courier", .product(name: "CourierSandbox", package: "Sandbox"),
             ],
             resources: [.copy("Fixtures")],
             swiftSettings: strict

@@ -36,7 +36,7 @@ ALL_HARNESSES=(HeaderFuzz SSEFuzz DiskEntryFuzz SeoulFuzz HTMLTextFuzz AlanFrame
 harness_modules() {
     case "$1" in
         HeaderFuzz | DiskEntryFuzz) echo "CourierCache CourierTransfers Courier CourierTransportCore OpenAPIRuntime HTTPTypes Crypto" ;;
-        SSEFuzz) echo "Courier CourierTransportCore OpenAPIRuntime HTTPTypes Crypto" ;;
+        SSEFuzz) echo "CourierTransfers Courier CourierTransportCore OpenAPIRuntime HTTPTypes Crypto" ;;
         SeoulFuzz) echo "SeoulCultureAPI Courier CourierTransportCore OpenAPIRuntime HTTPTypes Crypto" ;;
         HTMLTextFuzz) echo "HackerNewsAPI" ;;
         AlanFrameFuzz) echo "AlanAPI CourierSandbox CourierLLMAdapter CourierLLM Courier CourierTransportCore OpenAPIRuntime HTTPTypes Crypto" ;;
@@ -84,14 +84,14 @@ module_sources() {
             # middlewares (AsyncHTTPClient, swift-log).
             printf '%s\n' "$c/Exports.swift" \
                 "$c"/Errors/{NetworkError,NetworkError+Mapping,NetworkError+Messages,WebSocketFailure,FileFailure,StatusMapping,DecodingDiagnostics,TaskCancellation}.swift \
-                "$c"/Middleware/HTTPDate.swift "$c"/Events/{EventStreamParser,ServerEvent}.swift \
+                "$c"/Middleware/HTTPDate.swift \
                 "$c/Decoding/ResponseDecoding.swift" "$c/Endpoint/MultipartFormData.swift" "$c/Endpoint/RequestTarget.swift"
             ;;
         CourierCache)
             # The cache's parsers: headers, the disk entry format, freshness — not the middleware or the stores.
             printf '%s\n' "$SRC"/CourierCache/{CacheControl,ByteRange,DiskEntryFormat,CachedResponse,CachedResponse+Freshness,CacheFreshness,CacheStorability,CachedBodyFile,CacheCredentials}.swift
             ;;
-        CourierTransfers) printf '%s\n' "$SRC"/CourierTransfers/{ContentRange,LineSplitter}.swift ;;
+        CourierTransfers) printf '%s\n' "$SRC"/CourierTransfers/{ContentRange,LineSplitter}.swift "$SRC"/CourierTransfers/ServerSentEvents/{EventStreamParser,ServerEvent}.swift ;;
         CourierLLM) find "$SRC/CourierLLM" -name '*.swift' | LC_ALL=C sort ;;
         CourierLLMAdapter) ls "$SRC"/CourierLLMAdapter/*.swift ;;
         SeoulCultureAPI)

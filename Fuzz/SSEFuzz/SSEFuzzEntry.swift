@@ -1,9 +1,10 @@
+import Courier
 import Foundation
 
-@testable import Courier
+@testable import CourierTransfers
 
-// libFuzzer entry for the server-sent events parser (Courier's EventStreamParser and
-// ServerEvent.parse, the real code compiled from Sources/Courier/Events).
+// libFuzzer entry for the server-sent events parser (CourierTransfers' EventStreamParser
+// and ServerEvent.parse, the real code compiled from Sources/CourierTransfers/ServerSentEvents).
 //
 // Input: byte 0 picks the line/event limit, byte 1 seeds the chunking, the rest is the stream.
 // Checked on every input:

@@ -2,6 +2,7 @@ public import Courier
 import CourierLLM
 public import CourierLLMAdapter
 public import Foundation
+import CourierTransfers
 import HTTPTypes
 public import Logging
 

@@ -1,5 +1,6 @@
 public import Courier
 import CourierLLM
+import CourierTransfers
 
 /// The answer of ``AlanClient/stream(_:task:)`` as it arrives: progress sentences and tokens,
 /// ending with the complete answer. Frames of unknown types are skipped.

@@ -82,7 +82,7 @@ final class CallSpans: AttemptTracing {
                 Self.endExchanges(&state)
                 guard state.call?.isRecording == true else { return }
                 var attributes: SpanAttributes = [
-                    "courier.retry.reason": .string(reason), "courier.retry.delay_ms": .int64(Self.milliseconds(delay)),
+                    "courier.retry.reason": .string(reason), "courier.retry.delay_ms": .int64(delay.milliseconds),
                 ]
                 if let budgetLeft { attributes["courier.retry.budget_left"] = budgetLeft }
                 state.call?.addEvent(SpanEvent(name: "courier.retry.scheduled", attributes: attributes))
@@ -182,10 +182,6 @@ final class CallSpans: AttemptTracing {
         attributes["server.port"] = port.flatMap { Int($0) } ?? (scheme == "https" ? 443 : 80)
         attributes["url.full"] = url
         return attributes
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
     }
 }
 

@@ -71,9 +71,7 @@ public final class CallTimeline: Sendable {
     }
 
     private static func milliseconds(_ from: ContinuousClock.Instant, _ to: ContinuousClock.Instant) -> String {
-        let duration = to - from
-        let value = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-        return String(format: "%.1f", value)
+        String(format: "%.1f", (to - from).seconds * 1000)
     }
 
     private static func describe(_ kind: CallEvent.Kind, step: String) -> String {
@@ -87,7 +85,7 @@ public final class CallTimeline: Sendable {
         case .attemptFailed(let reason): "failed: \(reason) (+\(step) ms)"
         case .bodyDone(let bytes): "body \(ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .file)) (+\(step) ms)"
         case .retryScheduled(let reason, let delay, let budget):
-            "retry in \(Int(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)) ms: \(reason)"
+            "retry in \(Int(delay.milliseconds)) ms: \(reason)"
                 + (budget.map { String(format: " (budget %.1f)", $0) } ?? "")
         case .retryAbandoned(let reason): "not retried: \(reason)"
         case .joined: "joined an identical call in flight"

@@ -144,8 +144,7 @@ public final class HARRecorder: ClientMiddleware, CallMiddleware, Sendable {
     }
 
     static func milliseconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        (ContinuousClock.now - start).seconds * 1000
     }
 
     /// Adds `entry`; returns its number (counted from the first entry ever, so it stays the

@@ -125,8 +125,7 @@ public final class TransferProgress: AsyncSequence, ByteProgress {
     private static func snapshot(_ state: State, now: ContinuousClock.Instant, finished: Bool) -> Snapshot {
         var rate = 0.0
         if let started = state.started {
-            let elapsed = now - started
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let seconds = (now - started).seconds
             if seconds > 0.001 { rate = Double(state.done - state.doneAtStart) / seconds }
         }
         return Snapshot(bytesDone: state.done, bytesExpected: state.expected, bytesPerSecond: rate, isFinished: finished)

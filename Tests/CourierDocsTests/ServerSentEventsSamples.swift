@@ -4,6 +4,7 @@
 // only: the samples read ticker.example.com.
 
 import Courier
+import CourierTransfers
 import Foundation
 
 enum TickerAPI: Endpoint {

@@ -2,6 +2,7 @@ import Courier
 import CourierLLM
 import CourierLLMAdapter
 import CourierSandbox
+import CourierTransfers
 import Foundation
 import IntegrationTestSupport
 import Testing

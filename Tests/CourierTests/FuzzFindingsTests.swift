@@ -5,6 +5,7 @@ import Testing
 
 @testable import Courier
 @testable import CourierCache
+@testable import CourierTransfers
 
 /// What fuzzing found in Courier's own parsers and writers (Fuzz/README.md), kept as tests.
 @Suite("Fuzz findings (Courier)")

@@ -15,6 +15,7 @@ import Courier
 import CourierLLM
 import CourierLLMAdapter
 import CourierSandbox
+import CourierTransfers
 import Foundation
 
 let clock = ContinuousClock()

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Courier
 import CourierAsyncHTTPClient
 import CourierSandbox
+import CourierTransfers
 import Foundation
 import NIOCore
 import NIOPosix

@@ -65,7 +65,7 @@ public final class URLSessionClientTransport: CallTransport, Sendable {
 
     package func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: CallContext) async throws -> (HTTPResponse, HTTPBody?) {
         var urlRequest = try self.urlRequest(request, baseURL: baseURL, deadline: context.deadline)
-        if let idle = context.idleTimeout { urlRequest.timeoutInterval = Self.seconds(idle) }
+        if let idle = context.idleTimeout { urlRequest.timeoutInterval = idle.seconds }
         var upload: RequestBodyFile?
         if let body {
             if let file = context.requestFile?.of(body) {
@@ -123,13 +123,9 @@ public final class URLSessionClientTransport: CallTransport, Sendable {
         let cookies = request.headerFields[values: .cookie]
         if !cookies.isEmpty { urlRequest.setValue(cookies.joined(separator: "; "), forHTTPHeaderField: "Cookie") }
         if let deadline {
-            urlRequest.timeoutInterval = max(0.001, Self.seconds(ContinuousClock.now.duration(to: deadline)))
+            urlRequest.timeoutInterval = max(0.001, ContinuousClock.now.duration(to: deadline).seconds)
         }
         return urlRequest
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// The response head of `http`.

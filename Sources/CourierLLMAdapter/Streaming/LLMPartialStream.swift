@@ -1,3 +1,4 @@
+import CourierTransfers
 public import Courier
 public import CourierLLM
 public import Foundation

@@ -1,5 +1,6 @@
 public import Courier
 public import CourierLLM
+public import CourierTransfers
 import Foundation
 
 extension NetworkClient {

@@ -1,4 +1,5 @@
 #if WebSocket  // the `WebSocket` trait: Package.swift
+import CourierTransportCore
 import Foundation
 
 /// When a ``WebSocketSession`` dials again: exponential backoff with jitter, capped, reset after
@@ -57,13 +58,6 @@ public struct ReconnectPolicy: Sendable, Equatable {
     /// The bounds a wait for `attempt` falls within, whatever the jitter.
     public func delayRange(attempt: Int) -> ClosedRange<Duration> {
         delay(attempt: attempt, random: 1)...delay(attempt: attempt, random: 0)
-    }
-}
-
-extension Duration {
-    /// The duration in seconds as a `Double`.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }
 #endif  // WebSocket

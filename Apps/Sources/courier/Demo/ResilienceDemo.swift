@@ -1,5 +1,6 @@
 import Courier
 import CourierObservability
+import CourierTransfers
 import Foundation
 import HTTPTypes
 import Synchronization

@@ -1,3 +1,5 @@
+public import Courier
+import CourierTransportCore
 import Foundation
 
 extension NetworkClient {

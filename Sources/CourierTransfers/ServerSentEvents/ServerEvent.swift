@@ -1,3 +1,5 @@
+public import Courier
+import CourierTransportCore
 import Foundation
 
 /// One server-sent event, as the WHATWG event-stream rules dispatch it.

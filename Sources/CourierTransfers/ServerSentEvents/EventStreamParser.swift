@@ -1,3 +1,6 @@
+public import Courier
+import CourierTransportCore
+
 /// Turns event-stream bytes into events, chunk by chunk, per the WHATWG rules
 /// (https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation).
 ///

@@ -1,8 +1,9 @@
+import Courier
 import Foundation
 import OpenAPIRuntime
 import Testing
 
-@testable import Courier
+@testable import CourierTransfers
 
 /// The WHATWG event-stream rules, byte by byte, and the four the stock decoder breaks.
 @Suite("Event-stream parsing (WHATWG rules)")

@@ -1,5 +1,6 @@
 import Courier
 import CourierSandbox
+import CourierTransfers
 import Foundation
 import HTTPTypes
 import IntegrationTestSupport

@@ -1,6 +1,7 @@
 import Courier
 import CourierAsyncHTTPClient
 import CourierSandbox
+import CourierTransfers
 import Foundation
 import IntegrationTestSupport
 import OpenAPIAsyncHTTPClient

@@ -1,3 +1,5 @@
+public import Courier
+import CourierTransportCore
 import Foundation
 import HTTPTypes
 import Logging
@@ -158,9 +160,4 @@ public struct DecodedServerEventStream<Value: Decodable & Sendable>: AsyncSequen
             }
         }
     }
-}
-
-extension Duration {
-    /// Whole milliseconds.
-    var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
 }

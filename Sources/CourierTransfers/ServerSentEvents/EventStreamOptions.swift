@@ -1,3 +1,6 @@
+public import Courier
+import CourierTransportCore
+
 /// How ``NetworkClient/events(_:options:)`` reads a stream of server-sent events.
 ///
 /// ```swift
