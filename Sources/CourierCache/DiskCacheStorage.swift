@@ -4,14 +4,6 @@ public import Foundation
 public import Logging
 import Synchronization
 
-#if canImport(Glibc)
-import CDispatch  // `struct stat`'s members: see CachedBodyFile.swift
-import CoreFoundation
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A ``CacheStorage`` in a directory: one entry file per URL (named by a hash of it) holding the
 /// stored variants' header fields and small bodies, and a body file beside it for each body over
 /// 16 KiB — so a 304 rewrites only the small entry file. Bounded by bytes (entry and body files)
@@ -285,9 +277,8 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
             return nil
         }
         let descriptor = open(temporary, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        var info = stat()
-        guard descriptor >= 0, fstat(descriptor, &info) == 0, UInt64(info.st_dev) == download.device, UInt64(info.st_ino) == download.inode,
-            Int(info.st_size) == download.length, rename(temporary, directoryPath + name) == 0
+        guard descriptor >= 0, let status = Platform.status(of: descriptor), status.device == download.device, status.inode == download.inode,
+            status.size == Int64(download.length), rename(temporary, directoryPath + name) == 0
         else {
             if descriptor >= 0 { close(descriptor) }
             unlink(temporary)
@@ -361,9 +352,8 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_size > 0, info.st_size < Int.max else { return nil }
-        let size = Int(info.st_size)
+        guard let status = Platform.status(of: descriptor), status.size > 0, status.size < Int.max else { return nil }
+        let size = Int(status.size)
         var data = Data(count: size)
         let filled = data.withUnsafeMutableBytes { buffer -> Int in
             guard let base = buffer.baseAddress else { return 0 }
@@ -377,11 +367,7 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
             return done
         }
         guard filled == size else { return nil }
-        #if canImport(Darwin)
-        let modified = Double(info.st_mtimespec.tv_sec)
-        #else
-        let modified = Double(info.st_mtim.tv_sec)
-        #endif
+        let modified = Double(status.modified.seconds)
         if Date().timeIntervalSince1970 - modified >= 1 { futimens(descriptor, nil) }
         return data
     }

@@ -2,16 +2,6 @@ import Courier
 import CourierTransportCore
 import Foundation
 
-#if canImport(Glibc)
-// `struct stat` comes from glibc's headers, which CoreFoundation and CDispatch include too (see
-// CachedBodyFile.swift): all of them are imported.
-import CDispatch
-import CoreFoundation
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The files of one download beside its target `FILE`: the body so far in `FILE.courier-partial`
 /// and what resuming needs in `FILE.courier-resume` (``DownloadState``), both 0600.
 ///
@@ -62,18 +52,18 @@ final class PartialDownload {
                 if code == EWOULDBLOCK { throw .fileError(.inUse(path: target)) }
                 throw .fileError(.ioFailed(path: path, operation: "lock", errno: code))
             }
-            var locked = stat()
-            var named = stat()
-            guard fstat(descriptor, &locked) == 0 else {
+            guard let locked = Platform.status(of: descriptor) else {
                 _ = close(descriptor)
                 throw Self.failure(path, "stat")
             }
-            guard lstat(path, &named) == 0, named.st_dev == locked.st_dev, named.st_ino == locked.st_ino, locked.st_nlink > 0 else {
+            guard let named = Platform.status(atPath: path, followingLinks: false), named.device == locked.device,
+                named.inode == locked.inode, locked.links > 0
+            else {
                 _ = close(descriptor)
                 continue
             }
             _ = fchmod(descriptor, 0o600)
-            return PartialDownload(target: target, descriptor: descriptor, size: Int64(locked.st_size), durability: durability)
+            return PartialDownload(target: target, descriptor: descriptor, size: locked.size, durability: durability)
         }
         throw .fileError(.inUse(path: target))
     }
@@ -211,9 +201,8 @@ final class PartialDownload {
 
     /// The partial file's device and inode (which stay its own after ``finish()`` renames it).
     func identity() -> (device: UInt64, inode: UInt64)? {
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return nil }
-        return (UInt64(info.st_dev), UInt64(info.st_ino))
+        guard let status = Platform.status(of: descriptor) else { return nil }
+        return (status.device, status.inode)
     }
 
     /// Gives the body the permissions a new file gets (0666 less the umask, as curl's files

@@ -1,12 +1,6 @@
 import CourierTransportCore
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// One download's requests to the kernel to start writing its newest bytes to disk — made on a
 /// thread of their own (``SerialWorker``), not by the task writing the file.
 ///

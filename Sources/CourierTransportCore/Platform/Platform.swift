@@ -1,13 +1,8 @@
 import CCourierPlatform
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// What differs between the systems Courier runs on, in one place: each function is a few lines,
-/// and the branches for Apple platforms — which no machine here compiles — are only these.
+/// and the branches for Apple platforms — which no machine here compiles — are only these
+/// (`FileStatus.swift`: a status's times; `CCourierPlatform.c`: no `sync_file_range`).
 package enum Platform {
     /// Asks the kernel to start writing `count` bytes of `descriptor` from `offset` on back to
     /// disk, without waiting (Linux's `sync_file_range(SYNC_FILE_RANGE_WRITE)`); false where
