@@ -67,6 +67,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         // TLS settings on the AsyncHTTPClient transport (already in AsyncHTTPClient's graph).
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.2"),
+        // AsyncHTTPClient's decompression errors, mapped by type (already in its graph).
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.26.0"),
         // HTTP/2 streams' connection reuse, seen through AsyncHTTPClient's initializers (already in its graph).
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
         // Behind traits.
@@ -151,6 +153,7 @@ let package = Package(
         .target(
             name: "CourierTransportCore",
             dependencies: [
+                "CCourierPlatform",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 // SHA-256 for downloads' checksums and the cache's linked bodies: CryptoKit on
@@ -159,6 +162,9 @@ let package = Package(
             ],
             swiftSettings: library
         ),
+        // The one C function Swift's Glibc module does not show (`sync_file_range`, a
+        // `_GNU_SOURCE` declaration), behind CourierTransportCore's `Platform`.
+        .target(name: "CCourierPlatform"),
         // TLSSettings in swift-nio-ssl's terms, for the SwiftNIO clients (AsyncHTTPClient, swift-websocket).
         .target(
             name: "CourierTLS",
@@ -186,6 +192,9 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                // Their error types, to map errors by type: packages AsyncHTTPClient depends on already.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ],
             swiftSettings: library
         ),
@@ -282,6 +291,10 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),

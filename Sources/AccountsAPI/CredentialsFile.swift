@@ -1,13 +1,5 @@
 public import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Logins saved between runs of the CLI, one per server, in a JSON file only its owner can read
 /// or write (mode 0600, folder 0700). Writes go to a temporary file created 0600 and renamed
 /// over the old one, so the file is never readable by others, not even for a moment, and a

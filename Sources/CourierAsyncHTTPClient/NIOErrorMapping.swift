@@ -1,12 +1,18 @@
 import AsyncHTTPClient
 import CourierTLS
+import CourierTransportCore
 package import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import NIOPosix
+import NIOSSL
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+#endif
+#if canImport(Network)
+import Network
 #endif
 
 /// SwiftNIO and AsyncHTTPClient errors as the `URLError` codes URLSession would use, so a
@@ -27,6 +33,7 @@ package enum NIOErrorMapping {
     static func urlErrorCode(for error: any Error) -> URLError.Code? {
         if let error = error as? HTTPClientError { return urlErrorCode(forHTTPClientError: error) }
         if error is CertificatePinMismatch { return .serverCertificateUntrusted }
+        if error is TLSSettingsError { return .secureConnectionFailed }  // a call's TLS settings that could not be applied
         if let error = error as? NIOConnectionError {
             if error.dnsAError != nil || error.dnsAAAAError != nil, error.connectionErrors.isEmpty {
                 return .cannotFindHost
@@ -37,7 +44,7 @@ package enum NIOErrorMapping {
             return .cannotConnectToHost
         }
         if let error = error as? IOError { return urlErrorCode(errno: error.errnoCode) }
-        if error is SocketAddressError { return .cannotFindHost }
+        if error is SocketAddressError || error is SocketAddressError.UnknownHost { return .cannotFindHost }
         if let error = error as? HTTPParserError {
             // The server closed the connection before the message was complete.
             return error == .invalidEOFState ? .networkConnectionLost : .cannotParseResponse
@@ -49,20 +56,34 @@ package enum NIOErrorMapping {
             default: return .networkConnectionLost
             }
         }
-        let typeName = String(reflecting: type(of: error))
-        if typeName.contains("NIOSSL") || typeName.contains("BoringSSL") || typeName.contains("TLS") {
-            // BoringSSL's reason names what went wrong: the server's chain, or the server refusing ours.
-            let reason = String(describing: error)
-            if reason.contains("CERTIFICATE_VERIFY_FAILED") { return .serverCertificateUntrusted }
-            if reason.contains("CERTIFICATE_REQUIRED") { return .clientCertificateRequired }
-            if reason.contains("ALERT_BAD_CERTIFICATE") || reason.contains("ALERT_UNKNOWN_CA") || reason.contains("ALERT_CERTIFICATE_UNKNOWN") {
-                return .clientCertificateRejected
-            }
-            return .secureConnectionFailed
+        if let error = error as? NIOSSLError { return urlErrorCode(forTLSError: error) }
+        if error is NIOSSLExtraError || error is NIOSSLCloseTimedOutError || error is NIOTLSUnwrappingError { return .secureConnectionFailed }
+        if let error = error as? BoringSSLError { return urlErrorCode(forBoringSSL: error) }
+        if error is NIOHTTPDecompression.DecompressionError || error is NIOHTTPDecompression.ExtraDecompressionError {
+            return .cannotDecodeContentData
         }
-        if typeName.contains("Resolver") || typeName.contains("DNS") { return .cannotFindHost }
-        if typeName.contains("NIOCompression") || typeName.contains("Decompression") { return .cannotDecodeContentData }
-        return nil
+        return networkFrameworkCode(for: error)
+    }
+
+    /// A TLS failure: the server's chain untrusted, the server asking for a client certificate or
+    /// refusing ours, or any other failure of the secure connection.
+    static func urlErrorCode(forTLSError error: NIOSSLError) -> URLError.Code {
+        switch error {
+        case .handshakeFailed(let reason), .shutdownFailed(let reason): urlErrorCode(forBoringSSL: reason)
+        default: .secureConnectionFailed
+        }
+    }
+
+    /// BoringSSL's error stack names what went wrong by its reason (there is no public enum of
+    /// them): the server's chain, or the server refusing ours.
+    static func urlErrorCode(forBoringSSL error: BoringSSLError) -> URLError.Code {
+        let reason = String(describing: error)
+        if reason.contains("CERTIFICATE_VERIFY_FAILED") { return .serverCertificateUntrusted }
+        if reason.contains("CERTIFICATE_REQUIRED") { return .clientCertificateRequired }
+        if reason.contains("ALERT_BAD_CERTIFICATE") || reason.contains("ALERT_UNKNOWN_CA") || reason.contains("ALERT_CERTIFICATE_UNKNOWN") {
+            return .clientCertificateRejected
+        }
+        return .secureConnectionFailed
     }
 
     static func urlErrorCode(errno: Int32) -> URLError.Code {
@@ -92,3 +113,21 @@ package enum NIOErrorMapping {
         }
     }
 }
+
+#if canImport(Network)
+extension NIOErrorMapping {
+    /// Network.framework's errors, which AsyncHTTPClient hands on when it runs over NIO Transport
+    /// Services (Apple platforms only; never compiled on the machines Courier is tested on).
+    static func networkFrameworkCode(for error: any Error) -> URLError.Code? {
+        if error is HTTPClient.NWTLSError { return .secureConnectionFailed }
+        if let error = error as? HTTPClient.NWPOSIXError { return urlErrorCode(errno: error.errorCode.rawValue) }
+        if let error = error as? NWError, case .dns = error { return .cannotFindHost }
+        return nil
+    }
+}
+#else
+extension NIOErrorMapping {
+    /// Network.framework's errors: none off Apple platforms.
+    static func networkFrameworkCode(for error: any Error) -> URLError.Code? { nil }
+}
+#endif

@@ -2,17 +2,6 @@ import Courier
 import CourierTransportCore
 public import Foundation
 
-#if canImport(Glibc)
-// `struct stat` comes from glibc's headers, which CoreFoundation and CDispatch include too: under
-// MemberImportVisibility the compiler names whichever of them it built first as the defining
-// module (it varies between builds), so all of them are imported.
-import CDispatch
-import CoreFoundation
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A stored body that a ``DiskCacheStorage`` keeps in a file of its own (a large body, or one
 /// written to disk as it streamed in): served in chunks of 64 KiB, never read whole.
 ///
@@ -40,8 +29,7 @@ public final class CachedBodyFile: Sendable {
     convenience init?(path: String, length: Int, sha256: String? = nil) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else { return nil }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, Int(info.st_size) == length else {
+        guard let status = Platform.status(of: descriptor), status.size == Int64(length) else {
             close(descriptor)
             return nil
         }
@@ -57,9 +45,8 @@ public final class CachedBodyFile: Sendable {
     }
 
     /// The open file's status (`fstat`): which inode, its size and times — nil when it fails.
-    func status() -> stat? {
-        var info = stat()
-        return fstat(descriptor, &info) == 0 ? info : nil
+    func status() -> FileStatus? {
+        Platform.status(of: descriptor)
     }
 
     deinit { close(descriptor) }

@@ -2,14 +2,6 @@ import Courier
 import CourierTransportCore
 public import Foundation
 
-#if canImport(Glibc)
-import CDispatch  // `struct stat`'s members: see CachedBodyFile.swift
-import CoreFoundation
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension DiskCacheStorage {
     /// `$XDG_CACHE_HOME/courier/name`, or `~/.cache/courier/name` when `XDG_CACHE_HOME` is unset
     /// or not absolute (as the XDG base directory spec says): where a program keeps a cache
@@ -58,22 +50,23 @@ extension DiskCacheStorage {
     /// symbolic link, owned by another user, or writable by group or others.
     static func prepare(_ path: String) throws(DirectoryError) {
         let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
-        var info = stat()
-        if lstat(trimmed, &info) != 0 {
+        var found = Platform.status(atPath: trimmed, followingLinks: false)
+        if found == nil {
             guard errno == ENOENT else { throw .unusable(path: trimmed, errno: errno) }
             let parent = (trimmed as NSString).deletingLastPathComponent
-            if !parent.isEmpty, parent != trimmed, lstat(parent, &info) != 0 {
+            if !parent.isEmpty, parent != trimmed, Platform.status(atPath: parent, followingLinks: false) == nil {
                 try? FileManager.default.createDirectory(
                     atPath: parent, withIntermediateDirectories: true,
                     attributes: [.posixPermissions: 0o700])
             }
             // Created 0700 from the start: no moment when it is open to others.
             if mkdir(trimmed, 0o700) != 0, errno != EEXIST { throw .unusable(path: trimmed, errno: errno) }
-            guard lstat(trimmed, &info) == 0 else { throw .unusable(path: trimmed, errno: errno) }
+            found = Platform.status(atPath: trimmed, followingLinks: false)
         }
-        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw .notADirectory(path: trimmed) }
-        guard info.st_uid == geteuid() else { throw .ownedByAnotherUser(path: trimmed) }
-        guard info.st_mode & 0o022 == 0 else { throw .writableByOthers(path: trimmed) }
+        guard let status = found else { throw .unusable(path: trimmed, errno: errno) }
+        guard status.isDirectory else { throw .notADirectory(path: trimmed) }
+        guard status.owner == geteuid() else { throw .ownedByAnotherUser(path: trimmed) }
+        guard status.mode & 0o022 == 0 else { throw .writableByOthers(path: trimmed) }
     }
 
     /// The directory's credential key: read from its `.courier-key` file (0600), or made and

@@ -4,14 +4,6 @@ public import Foundation
 public import Logging
 import Synchronization
 
-#if canImport(Glibc)
-import CDispatch  // `struct stat`'s members: see CachedBodyFile.swift
-import CoreFoundation
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A ``CacheStorage`` in a directory: one entry file per URL (named by a hash of it) holding the
 /// stored variants' header fields and small bodies, and a body file beside it for each body over
 /// 16 KiB — so a 304 rewrites only the small entry file. Bounded by bytes (entry and body files)
@@ -29,6 +21,11 @@ import Darwin
 /// being served stays readable when another process replaces or evicts its entry, and an entry
 /// another process evicted is a miss. Through ``CacheMiddleware``, a body larger than its
 /// `maxEntryBytes` is written to a body file as it streams to the caller, never held in memory.
+///
+/// A 304's new header fields are written soon, off the caller's path (on a thread of the store's
+/// own); ``flush()`` waits for those writes. A process that exits without flushing loses only
+/// such updates — the entry stays as it was and is validated again — so call it before exiting
+/// when the updates matter. A store is not released while writes wait (each holds it).
 public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
     /// Where the entries live.
     public let directory: URL
@@ -42,11 +39,19 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
     /// (a 0600 file in the directory).
     public let credentialKey: Data
     private let logger: Logger
-    /// Entries written one at a time, in order, here (blocking I/O stays off the cooperative pool
-    /// for the writes ``storeSoon(_:for:)`` schedules).
-    private let writer = DispatchQueue(label: "courier.cache.disk.writer")
-    /// Variants waiting for the writer, newest per key.
-    private let deferred = Mutex<[String: [CachedResponse]]>([:])
+    /// The writes ``storeSoon(_:for:)`` schedules, one at a time, on a thread of their own (their
+    /// blocking I/O stays off the caller's path and off the cooperative pool).
+    private let writer = SerialWorker(name: "courier.cache.disk.writer")
+    /// Writes waiting and under way, per key.
+    private let writes = Mutex(Writes())
+    private struct Writes {
+        /// Variants waiting for the writer, newest per key.
+        var waiting: [String: [CachedResponse]] = [:]
+        /// Keys whose entry is being written now, by the writer or a caller of ``store(_:for:)``:
+        /// one write per key at a time, so an older write never renames its file over a newer
+        /// one. Whoever finishes hands what waits for the key to the writer.
+        var busy: Set<String> = []
+    }
     /// Body files linked to downloads, as checked so far.
     private let linkedBodies = LinkedBodyCheck()
     /// Bodies up to this many bytes stay in the entry file (one read per hit); larger ones get a
@@ -62,11 +67,10 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
         try Self.prepare(directoryPath)
         self.credentialKey = try Self.loadKey(in: directoryPath)
         written.withLock { $0 = Self.scan(directory).reduce(0) { $0 + $1.size } }
-        Self.flushedAtExit(self)
     }
 
     public func variants(for key: String) -> [CachedResponse] {
-        if let waiting = deferred.withLock({ $0[key] }) { return waiting }
+        if let waiting = writes.withLock({ $0.waiting[key] }) { return waiting }
         let name = DiskEntryFormat.fileName(for: key)
         guard let data = Self.readTouching(directoryPath + name) else { return [] }
         guard let decoded = DiskEntryFormat.decode(data, key: key) else {
@@ -100,11 +104,22 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
         return variants
     }
 
+    /// Writes `variants` now, on the caller's thread — or, when the writer is writing the same key
+    /// at this moment, hands them to it to write next (``variants(for:)`` answers with them
+    /// meanwhile): nobody waits for another's write.
     public func store(_ variants: [CachedResponse], for key: String) {
-        writer.sync {
-            deferred.withLock { $0[key] = nil }
-            write(variants, for: key)
+        let now = writes.withLock { writes -> Bool in
+            guard !writes.busy.contains(key) else {
+                writes.waiting[key] = variants
+                return false
+            }
+            writes.waiting[key] = nil
+            writes.busy.insert(key)
+            return true
         }
+        guard now else { return }
+        write(variants, for: key)
+        finished(key)
     }
 
     /// Stores `variants` soon, on the store's writer thread, off the caller's path — for a 304's
@@ -114,38 +129,46 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
     /// ext4 disk here: creating and renaming the entry file took 0.2–1.4 ms, as long as the
     /// whole 304 round trip.)
     func storeSoon(_ variants: [CachedResponse], for key: String) {
-        let scheduled = deferred.withLock { waiting in
-            defer { waiting[key] = variants }
-            return waiting[key] != nil
+        let scheduled = writes.withLock { writes in
+            defer { writes.waiting[key] = variants }
+            return writes.waiting[key] != nil
         }
         guard !scheduled else { return }  // the write already scheduled takes the newest
-        writer.async { [self] in
-            guard let newest = deferred.withLock({ $0.removeValue(forKey: key) }) else { return }
-            write(newest, for: key)
+        writer.submit { [self] in writeWaiting(key) }
+    }
+
+    /// Writes what waits for `key` (on the writer's thread), unless a write of it is under way:
+    /// that one's ``finished(_:)`` schedules this again.
+    private func writeWaiting(_ key: String) {
+        let newest = writes.withLock { writes -> [CachedResponse]? in
+            guard !writes.busy.contains(key), let newest = writes.waiting.removeValue(forKey: key) else { return nil }
+            writes.busy.insert(key)
+            return newest
         }
+        guard let newest else { return }
+        write(newest, for: key)
+        finished(key)
     }
 
-    /// Waits until every write scheduled by a revalidation is on disk (done for every live store
-    /// when the process exits normally).
-    public func flush() {
-        writer.sync {}
-    }
-
-    /// Stores that may have writes waiting, flushed by an `atexit` handler.
-    private static let live = Mutex<[WeakStore]>([])
-    private struct WeakStore: Sendable { weak var store: DiskCacheStorage? }
-    private static let exitHandler: Void = { atexit { DiskCacheStorage.flushAll() } }()
-
-    private static func flushedAtExit(_ store: DiskCacheStorage) {
-        _ = exitHandler
-        live.withLock { stores in
-            stores.removeAll { $0.store == nil }
-            stores.append(WeakStore(store: store))
+    /// Ends the write of `key` under way; what arrived for the key meanwhile goes to the writer.
+    private func finished(_ key: String) {
+        let more = writes.withLock { writes in
+            writes.busy.remove(key)
+            return writes.waiting[key] != nil
         }
+        if more { writer.submit { [self] in writeWaiting(key) } }
     }
 
-    private static func flushAll() {
-        for box in live.withLock({ $0 }) { box.store?.flush() }
+    /// Returns once every write scheduled by a revalidation (and every store handed to the
+    /// writer) is on disk — for a process about to exit, whose waiting updates would otherwise
+    /// be lost (harmlessly: their entries are validated again). Waits without blocking a thread.
+    public func flush() async {
+        while true {
+            await writer.idle()
+            // What still waits is a key a caller of `store` is writing now: its end hands it over.
+            guard writes.withLock({ !$0.waiting.isEmpty }) else { return }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
     }
 
     private func write(_ variants: [CachedResponse], for key: String) {
@@ -206,11 +229,9 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
         written.withLock { $0 = bytes }
     }
 
+    /// Removes `key`'s entry now (as ``store(_:for:)`` stores an empty list).
     public func remove(_ key: String) {
-        writer.sync {
-            deferred.withLock { $0[key] = nil }
-            removeNow(key)
-        }
+        store([], for: key)
     }
 
     private func removeNow(_ key: String) {
@@ -219,12 +240,12 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
         remove(decoded, entry: name)
     }
 
+    /// Removes every entry and forgets the writes waiting. A write already under way on another
+    /// thread may still land after it, as a ``store(_:for:)`` made just after it would.
     public func removeAll() {
-        writer.sync {
-            deferred.withLock { $0.removeAll() }
-            for file in Self.scan(directory) { try? FileManager.default.removeItem(at: file.url) }
-            written.withLock { $0 = 0 }
-        }
+        writes.withLock { $0.waiting.removeAll() }
+        for file in Self.scan(directory) { try? FileManager.default.removeItem(at: file.url) }
+        written.withLock { $0 = 0 }
     }
 
     /// Bytes the entry and body files take now (a directory scan).
@@ -256,9 +277,8 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
             return nil
         }
         let descriptor = open(temporary, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        var info = stat()
-        guard descriptor >= 0, fstat(descriptor, &info) == 0, UInt64(info.st_dev) == download.device, UInt64(info.st_ino) == download.inode,
-            Int(info.st_size) == download.length, rename(temporary, directoryPath + name) == 0
+        guard descriptor >= 0, let status = Platform.status(of: descriptor), status.device == download.device, status.inode == download.inode,
+            status.size == Int64(download.length), rename(temporary, directoryPath + name) == 0
         else {
             if descriptor >= 0 { close(descriptor) }
             unlink(temporary)
@@ -332,9 +352,8 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_size > 0, info.st_size < Int.max else { return nil }
-        let size = Int(info.st_size)
+        guard let status = Platform.status(of: descriptor), status.size > 0, status.size < Int.max else { return nil }
+        let size = Int(status.size)
         var data = Data(count: size)
         let filled = data.withUnsafeMutableBytes { buffer -> Int in
             guard let base = buffer.baseAddress else { return 0 }
@@ -348,11 +367,7 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
             return done
         }
         guard filled == size else { return nil }
-        #if canImport(Darwin)
-        let modified = Double(info.st_mtimespec.tv_sec)
-        #else
-        let modified = Double(info.st_mtim.tv_sec)
-        #endif
+        let modified = Double(status.modified.seconds)
         if Date().timeIntervalSince1970 - modified >= 1 { futimens(descriptor, nil) }
         return data
     }

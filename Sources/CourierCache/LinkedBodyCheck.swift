@@ -3,14 +3,6 @@ import CourierTransportCore
 import Foundation
 import Synchronization
 
-#if canImport(Glibc)
-import CDispatch  // `struct stat`'s members: see CachedBodyFile.swift
-import CoreFoundation
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Whether a body file that is a hard link to a downloaded file still holds the bytes the cache
 /// stored: its owner may have changed the file since. Checked by size (the store opens it only at
 /// its recorded length) and by SHA-256 — once per process for as long as the inode is unchanged:
@@ -22,26 +14,15 @@ final class LinkedBodyCheck: Sendable {
         let device: UInt64
         let inode: UInt64
         let size: Int64
-        let changed: Int64
-        let changedNanoseconds: Int64
-        let modified: Int64
-        let modifiedNanoseconds: Int64
+        let changed: FileStatus.Time
+        let modified: FileStatus.Time
 
-        init(_ info: stat) {
-            device = UInt64(info.st_dev)
-            inode = UInt64(info.st_ino)
-            size = Int64(info.st_size)
-            #if canImport(Darwin)
-            changed = Int64(info.st_ctimespec.tv_sec)
-            changedNanoseconds = Int64(info.st_ctimespec.tv_nsec)
-            modified = Int64(info.st_mtimespec.tv_sec)
-            modifiedNanoseconds = Int64(info.st_mtimespec.tv_nsec)
-            #else
-            changed = Int64(info.st_ctim.tv_sec)
-            changedNanoseconds = Int64(info.st_ctim.tv_nsec)
-            modified = Int64(info.st_mtim.tv_sec)
-            modifiedNanoseconds = Int64(info.st_mtim.tv_nsec)
-            #endif
+        init(_ status: FileStatus) {
+            device = status.device
+            inode = status.inode
+            size = status.size
+            changed = status.changed
+            modified = status.modified
         }
     }
 

@@ -2,12 +2,6 @@ public import Courier
 import CourierTransportCore
 public import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A cookie jar in a file: the Netscape `cookies.txt` format, the one curl reads (`-b`) and writes
 /// (`-c`) — one cookie per line, seven tab-separated fields: domain (a leading dot and `TRUE` for
 /// a domain cookie, the host and `FALSE` for a host-only one; `#HttpOnly_` before it for an

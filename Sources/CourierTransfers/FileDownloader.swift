@@ -102,7 +102,7 @@ struct FileDownloader {
 
     /// Locks the partial and decides what of it is kept (``DownloadOptions/resume``).
     private func begin() throws(NetworkError) -> Run {
-        var partial = try PartialDownload.lock(target: target.path)
+        var partial = try PartialDownload.lock(target: target.path, durability: options.durability)
         var adopted = false
         if options.resume == .fromExistingBytes { (partial, adopted) = try partial.adoptingTarget() }
         var run = Run(partial: partial, adopted: adopted, state: partial.readState())

@@ -2,41 +2,38 @@ import Courier
 import CourierTransportCore
 import Foundation
 
-#if canImport(Glibc)
-// `struct stat` comes from glibc's headers, which CoreFoundation and CDispatch include too (see
-// CachedBodyFile.swift): all of them are imported.
-import CDispatch
-import CoreFoundation
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The files of one download beside its target `FILE`: the body so far in `FILE.courier-partial`
 /// and what resuming needs in `FILE.courier-resume` (``DownloadState``), both 0600.
 ///
 /// Opening takes an exclusive `flock` on the partial file, without waiting: a second download to
 /// the same target — in this process or another — fails at once with
 /// `FileFailure/inUse(path:)` and never touches the first one's bytes. The lock goes with the
-/// descriptor, so a killed process leaves no stale lock. ``finish()`` syncs the body and renames
-/// it over `FILE` in one step: `FILE` is either the old file or the whole new one.
+/// descriptor, so a killed process leaves no stale lock. ``finish()`` renames the body over
+/// `FILE` in one step: `FILE` is either the old file or the whole new one — and, with
+/// `DownloadOptions/Durability/synced`, the body is on disk before the rename, so it holds after
+/// a power loss too.
 final class PartialDownload {
     let target: String
     let partialPath: String
     let statePath: String
+    let durability: DownloadOptions.Durability
     private let descriptor: Int32
+    /// Requests to start writing the body back as it grows (only when it is to be synced).
+    private var writeBack: WriteBack?
     /// Bytes in the partial file (kept in step with every write and truncation).
     private(set) var size: Int64
 
     static let partialSuffix = ".courier-partial"
     static let stateSuffix = ".courier-resume"
 
-    private init(target: String, descriptor: Int32, size: Int64) {
+    private init(target: String, descriptor: Int32, size: Int64, durability: DownloadOptions.Durability) {
         self.target = target
         self.partialPath = target + Self.partialSuffix
         self.statePath = target + Self.stateSuffix
         self.descriptor = descriptor
         self.size = size
+        self.durability = durability
+        if durability == .synced { writeBack = WriteBack(of: descriptor) }
     }
 
     /// Opens (or creates) the partial file of `target` and locks it.
@@ -44,7 +41,7 @@ final class PartialDownload {
     /// The lock is taken on the file, but other downloads find it by its path, which a finished
     /// download renames away and a failed one unlinks: after `flock`, the path must still name the
     /// locked file, else another download changed it meanwhile and the path is opened again.
-    static func lock(target: String) throws(NetworkError) -> PartialDownload {
+    static func lock(target: String, durability: DownloadOptions.Durability) throws(NetworkError) -> PartialDownload {
         let path = target + partialSuffix
         for _ in 0..<8 {
             let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -55,18 +52,18 @@ final class PartialDownload {
                 if code == EWOULDBLOCK { throw .fileError(.inUse(path: target)) }
                 throw .fileError(.ioFailed(path: path, operation: "lock", errno: code))
             }
-            var locked = stat()
-            var named = stat()
-            guard fstat(descriptor, &locked) == 0 else {
+            guard let locked = Platform.status(of: descriptor) else {
                 _ = close(descriptor)
                 throw Self.failure(path, "stat")
             }
-            guard lstat(path, &named) == 0, named.st_dev == locked.st_dev, named.st_ino == locked.st_ino, locked.st_nlink > 0 else {
+            guard let named = Platform.status(atPath: path, followingLinks: false), named.device == locked.device,
+                named.inode == locked.inode, locked.links > 0
+            else {
                 _ = close(descriptor)
                 continue
             }
             _ = fchmod(descriptor, 0o600)
-            return PartialDownload(target: target, descriptor: descriptor, size: Int64(locked.st_size))
+            return PartialDownload(target: target, descriptor: descriptor, size: locked.size, durability: durability)
         }
         throw .fileError(.inUse(path: target))
     }
@@ -81,7 +78,7 @@ final class PartialDownload {
         guard rename(target, partialPath) == 0 else { throw Self.failure(target, "rename") }
         release()
         do {
-            return (try Self.lock(target: target), true)
+            return (try Self.lock(target: target, durability: durability), true)
         } catch {
             // Another download took the path in between: it owns those bytes now.
             throw error
@@ -94,8 +91,12 @@ final class PartialDownload {
     }
 
     /// Closes the partial file (releasing the lock); the files stay for a later resume.
+    ///
+    /// The lock is released first, explicitly: ``WriteBack``'s duplicate of the descriptor shares
+    /// it, and is closed only after its last request.
     func release() {
-        WriteBack.drain()
+        _ = flock(descriptor, LOCK_UN)
+        writeBack = nil
         _ = close(descriptor)
     }
 
@@ -107,7 +108,8 @@ final class PartialDownload {
         return state
     }
 
-    /// Writes `state` beside the partial: a temporary file, synced, renamed into place.
+    /// Writes `state` beside the partial: a temporary file, synced (unless the download's bytes
+    /// are left to the OS too), renamed into place.
     func writeState(_ state: DownloadState) throws(NetworkError) {
         let data: Data
         do { data = try JSONEncoder().encode(state) } catch { throw .encodingError }
@@ -116,7 +118,7 @@ final class PartialDownload {
         let file = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard file >= 0 else { throw Self.failure(temporary, "open") }
         let written = data.withUnsafeBytes { Self.writeAll(file, $0, at: 0) }
-        let synced = written && fsync(file) == 0
+        let synced = written && (durability == .leftToOS || fsync(file) == 0)
         let failure = synced ? nil : Self.failure(temporary, written ? "sync" : "write")
         _ = close(file)
         if let failure {
@@ -130,7 +132,6 @@ final class PartialDownload {
     func reset() throws(NetworkError) {
         // The bytes first, then their state: killed in between, no old bytes are left without the
         // state that says which version they are (they would be taken as the new one's beginning).
-        WriteBack.drain()
         guard ftruncate(descriptor, 0) == 0 else { throw Self.failure(partialPath, "truncate") }
         size = 0
         writtenBack = 0
@@ -139,10 +140,10 @@ final class PartialDownload {
 
     /// Appends `bytes` to the partial file.
     ///
-    /// Every 4 MiB the kernel is asked to start writing the new bytes to disk (``WriteBack``, on
-    /// Linux: `sync_file_range`, without waiting, on a thread of its own), so the final `fsync` has
-    /// little left to do: measured on ext4, a 1 GiB download's final sync went from about 240–360 ms
-    /// to a few.
+    /// When the body is to be synced, every 4 MiB the kernel is asked to start writing the new
+    /// bytes to disk (``WriteBack``, on Linux: `sync_file_range`, without waiting, on a thread of its
+    /// own), so the final `fsync` has little left to do: measured on ext4, a 1 GiB download's final
+    /// sync went from about 240–360 ms to a few.
     ///
     /// The bytes are written as the transport hands them over (64 KiB reads from AsyncHTTPClient),
     /// not gathered into bigger writes: measured on ext4 in a VM (1 GiB over loopback), 256 KiB and
@@ -165,8 +166,8 @@ final class PartialDownload {
         }
         guard written else { throw Self.failure(partialPath, "write") }
         size += Int64(bytes.count)
-        if size - writtenBack >= Self.writeBackStep {
-            WriteBack.request(descriptor, from: writtenBack, count: size - writtenBack)
+        if size - writtenBack >= Self.writeBackStep, let writeBack {
+            writeBack.request(from: writtenBack, count: size - writtenBack)
             writtenBack = size
         }
     }
@@ -200,20 +201,21 @@ final class PartialDownload {
 
     /// The partial file's device and inode (which stay its own after ``finish()`` renames it).
     func identity() -> (device: UInt64, inode: UInt64)? {
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return nil }
-        return (UInt64(info.st_dev), UInt64(info.st_ino))
+        guard let status = Platform.status(of: descriptor) else { return nil }
+        return (status.device, status.inode)
     }
 
-    /// Syncs the body, gives it the permissions a new file gets (0666 less the umask, as curl's
-    /// files have; the partial was 0600), renames it over the target, forgets the state, and
-    /// syncs the directory.
+    /// Gives the body the permissions a new file gets (0666 less the umask, as curl's files
+    /// have; the partial was 0600), renames it over the target and forgets the state. Synced
+    /// (``DownloadOptions/Durability/synced``): the body is synced before the rename and the
+    /// directory after it; left to the OS, neither.
     func finish() throws(NetworkError) {
         _ = fchmod(descriptor, 0o666 & ~Self.umaskValue)
-        WriteBack.drain()
-        guard fsync(descriptor) == 0 else { throw Self.failure(partialPath, "sync") }
+        let synced = durability == .synced
+        if synced { guard fsync(descriptor) == 0 else { throw Self.failure(partialPath, "sync") } }
         guard rename(partialPath, target) == 0 else { throw Self.failure(target, "rename") }
         _ = unlink(statePath)
+        guard synced else { return }
         let directory = (target as NSString).deletingLastPathComponent
         let handle = open(directory.isEmpty ? "." : directory, O_RDONLY | O_CLOEXEC)
         if handle >= 0 {

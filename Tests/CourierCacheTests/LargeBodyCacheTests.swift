@@ -188,7 +188,7 @@ struct LargeBodyCacheTests {
             #expect(revalidated.body == full.body && revalidated.body.count == 1 << 20)
             #expect(revalidated.headers[.age] != nil)
             // A 304's update is written off the caller's path (DiskCacheStorage.storeSoon).
-            storage.flush()
+            await storage.flush()
             #expect(inode(bodyName) == bodyBefore, "the body file was not rewritten")
             #expect(inode(entryName) != entryBefore, "the entry file was replaced")
             #expect(try FileManager.default.contentsOfDirectory(atPath: storage.directory.path).sorted() == names.sorted())

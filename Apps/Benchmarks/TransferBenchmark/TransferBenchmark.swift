@@ -15,7 +15,7 @@ import FoundationNetworking
 // in-process sandbox on an event loop of its own (so that neither side's threads serve the other).
 //
 //   swift run -c release --package-path Apps TransferBenchmark [--large-reps 3] [--reps 5] [--size BYTES]
-//       [--progress-size BYTES] [--lines 100000] [--dir PATH] [--only download,upload,progress,ndjson]
+//       [--progress-size BYTES] [--lines 100000] [--dir PATH]... [--only download,upload,progress,ndjson]
 //       [--sandbox in-process|process]
 //
 // curl must be on PATH. The 1 GiB sections need about 2 GiB free in `--dir`.
@@ -32,9 +32,11 @@ import FoundationNetworking
 //
 // Medians of `--large-reps` rounds (default 3) for the GiB transfers and `--reps` (default 5) for
 // the NDJSON stream; the contenders alternate order every round. Files go to `--dir` (default: the
-// temporary directory), removed after each run. Courier's download syncs the file before renaming
-// it into place and curl does not: a row "curl -o, then fsync" shows what that costs (`--dir
-// /dev/shm`, a tmpfs, takes the disk out). `TRANSFER_BENCH_PROFILE` runs one contender alone
+// temporary directory), removed after each run; given more than once (`--dir /tmp --dir /dev/shm`),
+// the download section runs in each, one after the other, and the others in the first. Courier's
+// download syncs the file before renaming it into place by default and curl does not: a row "curl
+// -o, then fsync" shows what that costs, and a contender with `DownloadOptions.durability =
+// .leftToOS` does as curl does (`--dir /dev/shm`, a tmpfs, takes the disk out). `TRANSFER_BENCH_PROFILE` runs one contender alone
 // (see `profiled`).
 @main
 struct TransferBenchmark {
@@ -54,7 +56,9 @@ struct TransferBenchmark {
         var size: Int64 = 1 << 30
         var progressSize: Int64?
         var lines = 100_000
-        var directory = FileManager.default.temporaryDirectory
+        var directories: [URL] = []
+        /// The first `--dir`, or the temporary directory.
+        var directory: URL { directories.first ?? FileManager.default.temporaryDirectory }
         var sections: Set<String> = ["download", "upload", "progress", "ndjson"]
         /// The sandbox in this process (on an event loop group of its own), or in a child process
         /// (`process`: this program again with `--serve`), where it takes no CPU time or memory
@@ -81,7 +85,7 @@ struct TransferBenchmark {
                 case "--size": settings.size = Int64(try positive(flag, value))
                 case "--progress-size": settings.progressSize = Int64(try positive(flag, value))
                 case "--lines": settings.lines = try positive(flag, value)
-                case "--dir": settings.directory = URL(fileURLWithPath: value)
+                case "--dir": settings.directories.append(URL(fileURLWithPath: value))
                 case "--only": settings.sections = Set(value.split(separator: ",").map(String.init))
                 default: throw BenchmarkError.failed("unknown option \(flag)")
                 }
@@ -157,6 +161,13 @@ struct TransferBenchmark {
         do {
             if settings.sections.contains("download") {
                 verdicts += try await download(settings, base: sandbox.baseURL, directory: directory)
+                for other in settings.directories.dropFirst() {
+                    let folder = other.appendingPathComponent("courier-transfer-bench-\(UUID().uuidString)")
+                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                    defer { try? FileManager.default.removeItem(at: folder) }
+                    print("files in \(folder.path) (\(fileSystem(folder.path)))")
+                    verdicts += try await download(settings, base: sandbox.baseURL, directory: folder)
+                }
             }
             if settings.sections.contains("upload") {
                 verdicts += try await upload(settings, base: sandbox.baseURL, directory: directory)
@@ -243,16 +254,20 @@ struct TransferBenchmark {
         Files.remove(warm.path)
 
         let courierName = "Courier, AsyncHTTPClient (default)"
+        let leftName = "Courier, AHC, durability .leftToOS"
         let sessionName = "Courier, URLSession"
         let curlName = "curl -o"
         let rawName = "raw AHC (async API) → pwrite, no fsync"
-        func courier(_ client: NetworkClient, _ target: URL) async throws -> Sample {
-            let ((file, growth), wall, cpu) = try await timed { try await Memory.growth { try await client.download(endpoint, to: target) } }
+        func courier(_ client: NetworkClient, _ target: URL, _ options: DownloadOptions = DownloadOptions()) async throws -> Sample {
+            let ((file, growth), wall, cpu) = try await timed {
+                try await Memory.growth { try await client.download(endpoint, to: target, options: options) }
+            }
             guard file.bytes == size else { throw BenchmarkError.failed("downloaded \(file.bytes) bytes, expected \(size)") }
             return Sample(seconds: wall, growth: growth, cpu: cpu)
         }
         let contenders: [(String, (URL) async throws -> Sample)] = [
             (courierName, { try await courier(viaAHC, $0) }),
+            (leftName, { try await courier(viaAHC, $0, DownloadOptions(durability: .leftToOS)) }),
             (
                 curlName,
                 { target in
@@ -301,23 +316,30 @@ struct TransferBenchmark {
         let curlRate = megabytesPerSecond(size, curlTime)
         // The sandbox's CPU: this process's while curl downloads. A client's is then its run's less that.
         let serverCPU = median(results[curlName]!.map(\.cpu))
-        print("  " + pad("contender", 38) + pad("median s", 10) + pad("MB/s", 9) + pad("×curl", 7) + pad("peak MB", 9) + "client CPU s")
-        for name in [courierName, sessionName, rawName, curlName] {
+        print(
+            "  " + pad("contender", 38) + pad("min s", 8) + pad("median s", 10) + pad("max s", 8) + pad("MB/s", 9) + pad("×curl", 7)
+                + pad("peak MB", 9) + "client CPU s")
+        for name in [courierName, leftName, sessionName, rawName, curlName] {
             let samples = results[name]!
-            let time = median(samples.map(\.seconds))
+            let times = samples.map(\.seconds)
+            let time = median(times)
             let growth = samples.compactMap(\.growth).max().map { format($0) } ?? "-"
             let cpu = name == curlName ? median(samples.compactMap(\.childCPU)) : median(samples.map(\.cpu)) - serverCPU
             print(
-                "  " + pad(name, 38) + pad(format(time, 3), 10) + pad(format(megabytesPerSecond(size, time)), 9)
-                    + pad(format(curlTime / time, 3), 7) + pad(growth, 9) + format(cpu, 2))
+                "  " + pad(name, 38) + pad(format(times.min()!, 3), 8) + pad(format(time, 3), 10) + pad(format(times.max()!, 3), 8)
+                    + pad(format(megabytesPerSecond(size, time)), 9) + pad(format(curlTime / time, 3), 7) + pad(growth, 9) + format(cpu, 2))
         }
+        let syncedTimes = results[curlName]!.map { $0.seconds + ($0.sync ?? 0) }
         print(
-            "  " + pad("curl -o, then fsync (as Courier does)", 38) + pad(format(curlSynced, 3), 10)
-                + pad(format(megabytesPerSecond(size, curlSynced)), 9) + pad(format(curlTime / curlSynced, 3), 7))
+            "  " + pad("curl -o, then fsync (as Courier does)", 38) + pad(format(syncedTimes.min()!, 3), 8) + pad(format(curlSynced, 3), 10)
+                + pad(format(syncedTimes.max()!, 3), 8) + pad(format(megabytesPerSecond(size, curlSynced)), 9)
+                + pad(format(curlTime / curlSynced, 3), 7))
+        print("  ×curl: curl -o's median time over the contender's (above 1: faster than curl)")
         print("  peak MB: growth of this process's peak resident size, the largest of the rounds; client CPU: curl's own, or")
         print("  this process's during the run less the sandbox's (\(format(serverCPU, 2)) s: this process's during curl's runs)\n")
 
         let courierTime = median(results[courierName]!.map(\.seconds))
+        let leftTime = median(results[leftName]!.map(\.seconds))
         let sessionTime = median(results[sessionName]!.map(\.seconds))
         let rawTime = median(results[rawName]!.map(\.seconds))
         let courierGrowth = results[courierName]!.compactMap(\.growth).max() ?? 0
@@ -329,6 +351,9 @@ struct TransferBenchmark {
             Verdict(
                 metric: "  (vs curl -o + fsync)", courier: format(megabytesPerSecond(size, courierTime)),
                 baseline: format(megabytesPerSecond(size, curlSynced)), ratio: format(curlSynced / courierTime, 3), goal: "-", met: nil),
+            Verdict(
+                metric: "download .leftToOS MB/s vs curl -o", courier: format(megabytesPerSecond(size, leftTime)),
+                baseline: format(curlRate), ratio: format(curlTime / leftTime, 3), goal: "-", met: nil),
             Verdict(
                 metric: "  (vs raw AHC → file, no fsync)", courier: format(megabytesPerSecond(size, courierTime)),
                 baseline: format(megabytesPerSecond(size, rawTime)), ratio: format(rawTime / courierTime, 3), goal: "-", met: nil),
@@ -363,6 +388,7 @@ struct TransferBenchmark {
         for client in [viaAHC, viaSession] { _ = try await client.request(UploadEndpoint(baseURL: base, file: small), as: Receipt.self) }
 
         let courierName = "Courier, AsyncHTTPClient (default)"
+        let leftName = "Courier, AHC, durability .leftToOS"
         let sessionName = "Courier, URLSession"
         let curlName = "curl -T"
         var hashes: Set<String> = []
@@ -438,6 +464,7 @@ struct TransferBenchmark {
         }
         print("  (the sandbox's CPU, this process's during curl's runs: \(format(serverCPU, 2)) s)\n")
         let courierTime = median(results[courierName]!.map(\.seconds))
+        let leftTime = median(results[leftName]!.map(\.seconds))
         let sessionTime = median(results[sessionName]!.map(\.seconds))
         let rawTime = median(results[rawName]!.map(\.seconds))
         return [

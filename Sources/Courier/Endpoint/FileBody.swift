@@ -1,13 +1,6 @@
+import CourierTransportCore
 import Foundation
 import OpenAPIRuntime
-
-#if canImport(Glibc)
-import CDispatch
-import CoreFoundation
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A file as a request body: read in 256 KiB pieces while it is sent, its length known up front,
 /// iterable again (each iteration reopens the file) so a retry can send it once more.
@@ -18,9 +11,8 @@ enum FileBody {
     /// The body of the file at `url`; ``NetworkError/encodingError`` when it is not a readable
     /// regular file.
     static func make(_ url: URL) throws(NetworkError) -> HTTPBody {
-        var info = stat()
-        guard stat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw .encodingError }
-        let length = Int64(info.st_size)
+        guard let status = Platform.status(atPath: url.path), status.isRegularFile else { throw .encodingError }
+        let length = status.size
         let body = HTTPBody(Chunks(path: url.path, length: length), length: .known(length), iterationBehavior: .multiple)
         return body
     }

@@ -3,10 +3,6 @@ public import HTTPTypes
 public import Logging
 public import OpenAPIRuntime
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Tries a call again when the failure is likely to pass: a refused, dropped or timed-out
 /// connection, or 429/502/503/504 — with exponential backoff and full jitter, honouring
 /// `Retry-After` (seconds or an HTTP date), within a ``RetryPolicy/Budget`` shared by the client.

@@ -2,12 +2,6 @@ import CourierTransportCore
 import Foundation
 import OpenAPIRuntime
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A file a request body is sent from by ``URLSessionClientTransport``: a file upload's own file,
 /// or a temporary copy of another body (0600 in the temporary directory, removed when the task ends).
 struct RequestBodyFile: Sendable {

@@ -42,11 +42,7 @@ final class StreamingSession: NSObject, URLSessionDataDelegate, Sendable {
         // 4 GiB gzip bomb was queued whole (4.4 GB resident) before the delegate saw byte 16 MiB;
         // an unbounded serial queue still held 31–325 MB of an endless body (HostileBenchmark).
         let delegateQueue = DispatchQueue(label: "courier.urlsession.delegate")
-        #if canImport(FoundationNetworking)
-        let queue = BoundedDelegateQueue(queue: delegateQueue, slots: 64)
-        #else
-        let queue = OperationQueue()
-        #endif
+        let queue = makeDelegateQueue(over: delegateQueue)
         queue.maxConcurrentOperationCount = 1
         queue.underlyingQueue = delegateQueue
         session.withLock { $0 = URLSession(configuration: configuration, delegate: self, delegateQueue: queue) }
@@ -233,5 +229,16 @@ final class BoundedDelegateQueue: OperationQueue, @unchecked Sendable {  // unch
             if acquired { self.slots.signal() }
         }
     }
+}
+
+/// The delegate queue of a streaming session: bounded, as above.
+func makeDelegateQueue(over queue: DispatchQueue) -> OperationQueue {
+    BoundedDelegateQueue(queue: queue, slots: 64)
+}
+#else
+/// The delegate queue of a streaming session on Apple platforms, whose URLSession does not run
+/// ahead of its delegate: a plain one (made serial by the caller).
+func makeDelegateQueue(over queue: DispatchQueue) -> OperationQueue {
+    OperationQueue()
 }
 #endif

@@ -73,10 +73,11 @@ struct HackerNewsOptions: ParsableArguments {
         }
         var configuration = NetworkClient.Configuration()
         if allowInsecure, let host = root.host { configuration.insecureHostsAllowed.insert(host.lowercased()) }
-        if let cache = try caching.middleware(named: "hn", inMemoryByDefault: sandbox) { configuration.middlewares.append(cache) }
+        let cache = try caching.middleware(named: "hn", inMemoryByDefault: sandbox)
+        if let cache { configuration.middlewares.append(cache) }
         let client = HackerNewsClient(baseURL: root, maxStories: maxStories, maxConcurrent: concurrency, configuration: configuration)
         do {
-            try await body(client)
+            try await flushingCache(cache) { try await body(client) }
             await running?.stop()
         } catch let error as NetworkError {
             await running?.stop()

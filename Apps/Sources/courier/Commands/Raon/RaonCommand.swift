@@ -86,13 +86,14 @@ struct RaonOptions: ParsableArguments {
             throw ValidationError("--offline reads the cache of earlier runs; the --sandbox stand-in gets a new address each run")
         }
         var configuration = NetworkClient.Configuration()
-        if let cache = try caching.middleware(named: "raon", inMemoryByDefault: sandbox) { configuration.middlewares.append(cache) }
+        let cache = try caching.middleware(named: "raon", inMemoryByDefault: sandbox)
+        if let cache { configuration.middlewares.append(cache) }
         // Offline, a miss is the cache's own 504: nothing a retry would change.
         let retries = caching.offline ? RetryPolicy(maxAttempts: 1) : RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(200))
         let client = SeoulCultureClient(key: key, baseURL: root, configuration: configuration, retryPolicy: retries, today: { today })
         defer { if let running { Task { await running.stop() } } }
         do {
-            let result = try await body(client, root)
+            let result = try await flushingCache(cache) { try await body(client, root) }
             await running?.stop()
             running = nil
             return result

@@ -182,10 +182,13 @@ struct RequestCommand: AsyncParsableCommand {
                 }
             }
         }
+        var cacheMiddleware: CacheMiddleware?
         if let cache {
             do {
                 let storage = try DiskCacheStorage(directory: URL(fileURLWithPath: cache))
-                configuration.middlewares.append(CacheMiddleware(storage: storage))
+                let middleware = CacheMiddleware(storage: storage)
+                cacheMiddleware = middleware
+                configuration.middlewares.append(middleware)
             } catch {
                 throw ValidationError("--cache: cannot use '\(cache)' as a cache directory (\(error.localizedDescription))")
             }
@@ -207,10 +210,12 @@ struct RequestCommand: AsyncParsableCommand {
         let timeline = CallTimeline()
         defer { if trace { Terminal.error(Self.waterfall(of: timeline)) } }
         do {
-            if trace {
-                try await send(endpoint, client: client.recording(into: timeline), redactor: redactor)
-            } else {
-                try await send(endpoint, client: client, redactor: redactor)
+            try await flushingCache(cacheMiddleware) {
+                if trace {
+                    try await send(endpoint, client: client.recording(into: timeline), redactor: redactor)
+                } else {
+                    try await send(endpoint, client: client, redactor: redactor)
+                }
             }
         } catch let error as NetworkError {
             let target = endpoint.requestTarget ?? endpoint.path

@@ -45,3 +45,18 @@ struct CacheOptions: ParsableArguments {
         return "not in the cache (\(folder)): read it once without --offline first"
     }
 }
+
+/// Runs `body`, then — however it ends — waits for the writes a disk cache makes off the caller's
+/// path (a 304's update of an entry): the process may exit right after, and the library installs
+/// no exit handler of its own. `cache` is the command's cache middleware, nil without one.
+func flushingCache<T>(_ cache: CacheMiddleware?, _ body: () async throws -> T) async throws -> T {
+    let disk = cache?.storage as? DiskCacheStorage
+    do {
+        let value = try await body()
+        await disk?.flush()
+        return value
+    } catch {
+        await disk?.flush()
+        throw error
+    }
+}
