@@ -39,7 +39,7 @@ harness_modules() {
         SSEFuzz) echo "CourierTransfers Courier CourierTransportCore OpenAPIRuntime HTTPTypes Crypto" ;;
         SeoulFuzz) echo "SeoulCultureAPI Courier CourierTransportCore OpenAPIRuntime HTTPTypes Crypto" ;;
         HTMLTextFuzz) echo "HackerNewsAPI" ;;
-        AlanFrameFuzz) echo "AlanAPI CourierSandbox CourierLLMAdapter CourierLLM Courier CourierTransportCore OpenAPIRuntime HTTPTypes Crypto" ;;
+        AlanFrameFuzz) echo "AlanAPI CourierSandbox CourierLLMAdapter CourierLLM CourierTransfers Courier CourierTransportCore OpenAPIRuntime HTTPTypes Crypto" ;;
         MultipartFuzz) echo "CourierSandbox Courier CourierTransportCore OpenAPIRuntime HTTPTypes Crypto" ;;
         LLMFuzz) echo "CourierLLM" ;;
         *) echo "unknown harness: $1 (known: ${ALL_HARNESSES[*]})" >&2; return 1 ;;
@@ -56,8 +56,8 @@ module_deps() {
         CourierCache) echo "Courier CourierTransportCore Crypto" ;;
         CourierTransfers) echo "Courier CourierTransportCore" ;;
         SeoulCultureAPI) echo "Courier" ;;
-        CourierLLMAdapter) echo "Courier CourierLLM" ;;
-        AlanAPI) echo "CourierLLMAdapter CourierLLM" ;;
+        CourierLLMAdapter) echo "Courier CourierLLM CourierTransfers" ;;
+        AlanAPI) echo "CourierLLMAdapter CourierLLM CourierTransfers" ;;
         CourierLLM | HackerNewsAPI | CourierSandbox | Crypto) echo "" ;;
     esac
 }
@@ -78,7 +78,11 @@ module_sources() {
         HTTPTypes) ls "$CHECKOUTS"/swift-http-types/Sources/HTTPTypes/*.swift ;;
         OpenAPIRuntime) find "$CHECKOUTS/swift-openapi-runtime/Sources/OpenAPIRuntime" -name '*.swift' | LC_ALL=C sort ;;
         Crypto) ls "$FUZZ_DIR"/Shims/Crypto/*.swift ;;  # a trapping stand-in, see the file
-        CourierTransportCore) ls "$SRC"/CourierTransportCore/*.swift ;;
+        CourierTransportCore)
+            # Everything but the C shim's caller (the write-back of downloads is not fuzzed).
+            ls "$SRC"/CourierTransportCore/*.swift
+            printf '%s\n' "$SRC"/CourierTransportCore/Platform/{Platform,FileStatus,SerialWorker}.swift
+            ;;
         Courier)
             # The parsers of network bytes and what they need — not the client, transports or
             # middlewares (AsyncHTTPClient, swift-log).

@@ -4,6 +4,7 @@ import Foundation
 
 @testable import Courier
 @testable import CourierSandbox
+@testable import CourierTransfers
 
 // libFuzzer entry for Alan's stream frames: the SSE parser (Courier's EventStreamParser) and the
 // frame decoding AlanClient.stream uses (`AlanFrame.decoding`: CourierLLM's tolerant decoding of

@@ -1,14 +1,6 @@
-import CCourierPlatform
-
 /// What differs between the systems Courier runs on, in one place: each function is a few lines,
 /// and the branches for Apple platforms — which no machine here compiles — are only these
-/// (`FileStatus.swift`: a status's times; `CCourierPlatform.c`: no `sync_file_range`).
-package enum Platform {
-    /// Asks the kernel to start writing `count` bytes of `descriptor` from `offset` on back to
-    /// disk, without waiting (Linux's `sync_file_range(SYNC_FILE_RANGE_WRITE)`); false where
-    /// the system has no such call, or it failed — the final `fsync` then does all the work.
-    @discardableResult
-    package static func startWriteBack(_ descriptor: Int32, from offset: Int64, count: Int64) -> Bool {
-        c_courier_start_write_back(descriptor, offset, count) == 0
-    }
-}
+/// (`FileStatus.swift`: a status's times; `CCourierPlatform.c`: no `sync_file_range`). The
+/// functions live in extensions beside what they serve (`Platform+WriteBack.swift`,
+/// `FileStatus.swift`).
+package enum Platform {}
