@@ -388,7 +388,6 @@ struct TransferBenchmark {
         for client in [viaAHC, viaSession] { _ = try await client.request(UploadEndpoint(baseURL: base, file: small), as: Receipt.self) }
 
         let courierName = "Courier, AsyncHTTPClient (default)"
-        let leftName = "Courier, AHC, durability .leftToOS"
         let sessionName = "Courier, URLSession"
         let curlName = "curl -T"
         var hashes: Set<String> = []
@@ -464,7 +463,6 @@ struct TransferBenchmark {
         }
         print("  (the sandbox's CPU, this process's during curl's runs: \(format(serverCPU, 2)) s)\n")
         let courierTime = median(results[courierName]!.map(\.seconds))
-        let leftTime = median(results[leftName]!.map(\.seconds))
         let sessionTime = median(results[sessionName]!.map(\.seconds))
         let rawTime = median(results[rawName]!.map(\.seconds))
         return [
