@@ -3,8 +3,9 @@ package import OpenAPIRuntime
 
 /// Makes a request body safe to send more than once (retries, a replay after refreshing a token).
 package enum ReplayableBody {
-    /// The size limit the middlewares fall back to when a call has no context (16 MiB).
-    package static let limit = 16 * 1024 * 1024
+    /// The size limit the middlewares fall back to when a call has no context: the client's
+    /// default (`CallLimits.defaultMaxResponseBytes`).
+    package static let limit = CallLimits.defaultMaxResponseBytes
 
     /// `body` itself, and whether it can be sent again: a body that can be iterated again (bytes,
     /// a form, a file that is reopened) can; a one-shot stream (``HTTPTask/uploadStream(_:length:contentType:)``)

@@ -34,8 +34,9 @@ struct EventStreamParser: Sendable {
     /// Bytes held back until we know whether the stream starts with a BOM.
     private var head: [UInt8]? = []
 
-    /// A parser that fails on lines or events over `limit` bytes.
-    init(limit: Int = 16 * 1024 * 1024) {
+    /// A parser that fails on lines or events over `limit` bytes (the client's default answer limit
+    /// unless given).
+    init(limit: Int = CallLimits.defaultMaxResponseBytes) {
         self.limit = limit
     }
 
