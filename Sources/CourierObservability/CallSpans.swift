@@ -4,7 +4,7 @@ import Synchronization
 import Tracing
 import W3CTraceContext
 
-/// One call's spans (``TracingOptions``): fed its events on the call's path, it opens the call's
+/// One call's spans (``TracingOptions``): fed its steps on the call's path, it opens the call's
 /// `internal` span and a `client` span per HTTP exchange, puts the middlewares' decisions on the
 /// call's span as events, and gives each exchange its W3C trace context.
 final class CallSpans: AttemptTracing {
