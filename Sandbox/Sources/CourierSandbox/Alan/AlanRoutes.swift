@@ -52,13 +52,13 @@ struct AlanRoutes: SandboxRouteGroup {
             let query = QueryReader(request)
             var latencies: [String: Int] = [:]
             for kind in ["overview", "weekly", "today", "other"] {
-                if let ms = try query.integer("\(kind)Ms", in: 0...120_000) { latencies[kind] = ms }
+                if let ms = try query.integer("\(kind)Ms", in: AlanSandboxControl.latenciesMs) { latencies[kind] = ms }
             }
             await ledger.configure(
-                quota: try query.integer("quota", in: 0...1_000_000),
-                failNext: try query.integer("failNext", in: 0...1000),
+                quota: try query.integer("quota", in: AlanSandboxControl.quotas),
+                failNext: try query.integer("failNext", in: AlanSandboxControl.failures),
                 latencies: latencies,
-                tokenDelayMs: try query.integer("tokenDelayMs", in: 0...10_000))
+                tokenDelayMs: try query.integer("tokenDelayMs", in: AlanSandboxControl.tokenDelaysMs))
             return JSONResponse.make(await ledger.stats(clientID: nil))
         }
         router.get("/alan/stats") { request, _ in

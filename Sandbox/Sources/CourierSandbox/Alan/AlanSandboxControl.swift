@@ -10,6 +10,9 @@
 public struct AlanSandboxControl: Sendable {
     let ledger: AlanLedger
 
+    /// The bounds of each setting, here and on `POST /alan/control` (which refuses a value outside them).
+    static let quotas = 0...1_000_000, failures = 0...1000, latenciesMs = 0...120_000, tokenDelaysMs = 0...10_000
+
     /// What ``configure(_:)`` can set; nil leaves a setting as it is.
     public struct Settings: Sendable {
         /// Questions one client may ask before 401.
@@ -40,10 +43,10 @@ public struct AlanSandboxControl: Sendable {
     public func configure(_ settings: Settings) async {
         let given = ["overview": settings.overviewMs, "weekly": settings.weeklyMs, "today": settings.todayMs, "other": settings.otherMs]
         await ledger.configure(
-            quota: settings.quota.map { min(max($0, 0), 1_000_000) },
-            failNext: settings.failNext.map { min(max($0, 0), 1000) },
-            latencies: given.compactMapValues { $0.map { min(max($0, 0), 120_000) } },
-            tokenDelayMs: settings.tokenDelayMs.map { min(max($0, 0), 10_000) })
+            quota: settings.quota.map { $0.clamped(to: Self.quotas) },
+            failNext: settings.failNext.map { $0.clamped(to: Self.failures) },
+            latencies: given.compactMapValues { $0.map { $0.clamped(to: Self.latenciesMs) } },
+            tokenDelayMs: settings.tokenDelayMs.map { $0.clamped(to: Self.tokenDelaysMs) })
     }
 
     /// The counters (and `clientID`'s conversation), as `GET /alan/stats` answers them.
@@ -55,4 +58,8 @@ public struct AlanSandboxControl: Sendable {
     public func reset() async {
         await ledger.reset()
     }
+}
+
+extension Int {
+    fileprivate func clamped(to range: ClosedRange<Int>) -> Int { Swift.min(Swift.max(self, range.lowerBound), range.upperBound) }
 }
