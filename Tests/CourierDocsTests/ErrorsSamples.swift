@@ -70,7 +70,7 @@ enum ShopAPI: Endpoint {
 
 enum ErrorsArticle {
     static func readAnErrorBody(client: NetworkClient) async throws {
-        let answer = try await client.answer(UserAPI.user(id: 7))
+        let answer = try await client.response(UserAPI.user(id: 7), validatingStatus: false)
         if let error = answer.statusError {
             let head = EnvelopeHead.read(answer.body)   // {"success":false,"code":"FORBIDDEN","message":"…"}
             showAlert(head?.message ?? error.localizedDescription)

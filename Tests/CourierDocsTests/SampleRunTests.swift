@@ -78,7 +78,7 @@ struct SampleRunTests {
             try await client.request(ShopAPI.order(id: 2), as: Order.self)
         }
         try await ErrorsArticle.readAnErrorBody(client: client)
-        let answer = try await client.answer(UserAPI.user(id: 7))
+        let answer = try await client.response(UserAPI.user(id: 7), validatingStatus: false)
         #expect(answer.statusCode == 403 && answer.statusError?.statusCode == 403)
         #expect(EnvelopeHead.read(answer.body)?.message == "다른 사용자예요")
         do {

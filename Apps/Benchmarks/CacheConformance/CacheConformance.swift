@@ -92,7 +92,7 @@ struct CacheConformance {
         let engine = ConformanceEngine(
             fetch: { [fetcher] endpoint in
                 if let fetcher { return try await fetcher.fetch(endpoint) }
-                return try await client.answer(endpoint)
+                return try await client.response(endpoint, validatingStatus: false)
             }, origin: state, baseURL: baseURL)
 
         let start = ContinuousClock.now

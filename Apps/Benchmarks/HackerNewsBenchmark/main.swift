@@ -35,7 +35,7 @@ func stats() async throws -> HackerNewsStats {
 }
 
 func reset() async throws {
-    _ = try await control.answer(Control(baseURL: sandbox.baseURL, path: "/hn/reset"))
+    _ = try await control.response(Control(baseURL: sandbox.baseURL, path: "/hn/reset"), validatingStatus: false)
 }
 
 /// The naive reader: every comment fetched one after another, depth first.
@@ -57,7 +57,7 @@ func row(_ name: String, _ ms: Double, ideal: Double, extra: String = "") {
 
 // The thread's shape, measured once without latency.
 let shapeClient = HackerNewsClient(baseURL: root, maxConcurrent: 32)
-_ = try await control.answer(Control(baseURL: sandbox.baseURL, path: "/hn/control", query: ["latencyMs": 0]))
+_ = try await control.response(Control(baseURL: sandbox.baseURL, path: "/hn/control", query: ["latencyMs": 0]), validatingStatus: false)
 let thread = try await shapeClient.comments(of: threadID)
 let threadItem = try await shapeClient.item(id: threadID)
 let depth = thread.map(\.depth).max() ?? 0
@@ -69,8 +69,8 @@ print(
 )
 
 for keepAlive in [true, false] {
-    _ = try await control.answer(
-        Control(baseURL: sandbox.baseURL, path: "/hn/control", query: ["latencyMs": latencyMs, "keepAlive": keepAlive ? 1 : 0]))
+    _ = try await control.response(
+        Control(baseURL: sandbox.baseURL, path: "/hn/control", query: ["latencyMs": latencyMs, "keepAlive": keepAlive ? 1 : 0]), validatingStatus: false)
     print(keepAlive ? "stand-in keeps connections open (as the real API does):" : "\nstand-in watches for disconnects (a new connection per item):")
     for concurrency in [16, 32] {
         let ideal = Double(depth * latencyMs) + (Double(items) / Double(concurrency)).rounded(.up) * Double(latencyMs)
@@ -92,7 +92,7 @@ for keepAlive in [true, false] {
             extra: "(best \(Int(times.min() ?? 0)) ms, server saw ≤ \(maxInFlight) at once)")
     }
 }
-_ = try await control.answer(Control(baseURL: sandbox.baseURL, path: "/hn/control", query: ["latencyMs": latencyMs, "keepAlive": 1]))
+_ = try await control.response(Control(baseURL: sandbox.baseURL, path: "/hn/control", query: ["latencyMs": latencyMs, "keepAlive": 1]), validatingStatus: false)
 
 let idealOne = Double(depth * latencyMs) + (Double(items) / 16).rounded(.up) * Double(latencyMs)
 let sequentialClient = HackerNewsClient(baseURL: root, maxConcurrent: 1)

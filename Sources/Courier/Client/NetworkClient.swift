@@ -77,12 +77,19 @@ public final class NetworkClient: NetworkProviding, Sendable {
         try await send(call(for: endpoint)).validated()
     }
 
-    /// Sends `endpoint` and returns its answer whatever the status: an error status is not
-    /// thrown but carried in ``NetworkResponse/statusError`` beside the status, headers and body,
-    /// so an API's own error body can be read. Transport failures, cancellation and a body over
-    /// the size limit still throw.
+    /// Sends `endpoint` and returns its answer. With `validatingStatus: false` an error status is
+    /// not thrown but carried in ``NetworkResponse/statusError`` beside the status, headers and
+    /// body, so an API's own error body can be read; with `true` this is ``response(_:)``.
+    /// Transport failures, cancellation and a body over the size limit throw either way.
+    public func response(_ endpoint: some Endpoint, validatingStatus: Bool) async throws(NetworkError) -> NetworkResponse {
+        let response = try await send(call(for: endpoint))
+        return validatingStatus ? try response.validated() : response
+    }
+
+    /// Renamed: an error status handed back rather than thrown is `response(_:validatingStatus: false)`.
+    @available(*, deprecated, renamed: "response(_:validatingStatus:)")
     public func answer(_ endpoint: some Endpoint) async throws(NetworkError) -> NetworkResponse {
-        try await send(call(for: endpoint))
+        try await response(endpoint, validatingStatus: false)
     }
 
     /// Everything taken from `endpoint` before the first suspension: nothing generic over the
@@ -117,7 +124,7 @@ public final class NetworkClient: NetworkProviding, Sendable {
         }
     }
 
-    /// The non-generic body of ``answer(_:)``.
+    /// The non-generic body of ``response(_:validatingStatus:)``.
     package func send(_ call: Call) async throws(NetworkError) -> NetworkResponse {
         var context = call.context(maxResponseBytes: configuration.maxResponseBytes)
         // Only a middleware (the cache) hands a collected answer over: none, nothing to allocate.

@@ -4,12 +4,12 @@ public import HTTPTypes
 /// A whole answer: status, header fields and body bytes — and, for an error answer, the
 /// ``NetworkError`` the endpoint's status mapping makes of it.
 ///
-/// ``NetworkClient/response(_:)`` throws that error; ``NetworkClient/answer(_:)`` hands back the
+/// ``NetworkClient/response(_:)`` throws that error; ``NetworkClient/response(_:validatingStatus:)`` hands back the
 /// answer whatever its status, so a client can read an API's own error body (an envelope's
 /// `message`, a FastAPI `detail` …) next to the error, without a second status mapping:
 ///
 /// ```swift
-/// let answer = try await client.answer(UserAPI.getUser(id: 7))
+/// let answer = try await client.response(UserAPI.getUser(id: 7), validatingStatus: false)
 /// if let error = answer.statusError {
 ///     let head = EnvelopeHead.read(answer.body)      // {"success":false,"code":"FORBIDDEN","message":…}
 ///     throw AppError.server(error, message: head?.message)

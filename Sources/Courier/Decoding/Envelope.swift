@@ -5,7 +5,7 @@ public import Foundation
 ///
 /// Decode it whole when the wrapper's fields matter, or let ``EnvelopeDecoding`` hand back only
 /// `data`. For an error answer, ``EnvelopeHead/read(_:)`` reads the fields without a payload
-/// type, from ``NetworkResponse/body`` (see ``NetworkClient/answer(_:)``).
+/// type, from ``NetworkResponse/body`` (see ``NetworkClient/response(_:validatingStatus:)``).
 ///
 /// ```swift
 /// let wrapped: Envelope<User> = try await client.request(UserAPI.getUser(id: 1))

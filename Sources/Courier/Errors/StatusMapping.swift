@@ -42,7 +42,7 @@ public struct StatusMapping: Sendable {
     }
 
     /// Every status is a success: the caller inspects the ``NetworkResponse`` itself (or use
-    /// ``NetworkClient/answer(_:)``, which keeps the mapped error beside the answer).
+    /// ``NetworkClient/response(_:validatingStatus:)``, which keeps the mapped error beside the answer).
     public static let acceptAll = StatusMapping { _, _ in nil }
 
     /// The error for a status no table names: ``NetworkError/remoteError(_:_:)`` with the body as

@@ -69,12 +69,12 @@ struct EnvelopeTests {
         return endpoint
     }
 
-    @Test("answer(_:) hands back an error status with its headers, body and mapped error; response(_:) throws it")
+    @Test("response(_:validatingStatus: false) hands back an error status with its headers, body and mapped error; response(_:) throws it")
     func answerKeepsResponse() async throws {
         try await withSandbox { sandbox in
             let client = NetworkClient()
             let body = #"{"success":false,"code":"CONFLICT","message":"이미 존재하는 사용자명","data":null}"#
-            let answer = try await client.answer(endpoint(sandbox, status: 409, body: body))
+            let answer = try await client.response(endpoint(sandbox, status: 409, body: body), validatingStatus: false)
             #expect(answer.statusCode == 409 && !answer.isSuccess)
             #expect(answer.statusError == .remoteError(409, body))
             #expect(answer.headers[.contentType] == "application/json")

@@ -12,7 +12,7 @@ enum HackerNewsDemo {
         let clock = ContinuousClock()
         var failures = 0
         do {
-            _ = try await NetworkClient().answer(HackerNewsControl(baseURL: baseURL, latencyMs: 20))
+            _ = try await NetworkClient().response(HackerNewsControl(baseURL: baseURL, latencyMs: 20), validatingStatus: false)
             let start = clock.now
             var sizes: [Int] = []
             var last: [RankedStory] = []
@@ -43,7 +43,7 @@ enum HackerNewsDemo {
             let pg = try await hackerNews.user(id: "pg")
             if pg?.karma == nil { failures += 1 }
             output("\(pg != nil ? "✓" : "✗") user(id: \"pg\") → karma \(pg?.karma ?? 0), \(pg?.submitted?.count ?? 0) submissions")
-            _ = try await NetworkClient().answer(HackerNewsControl(baseURL: baseURL, latencyMs: 0))
+            _ = try await NetworkClient().response(HackerNewsControl(baseURL: baseURL, latencyMs: 0), validatingStatus: false)
         } catch {
             failures += 1
             output("✗ Hacker News → \(NetworkError(error).log(file: "HackerNewsDemo.swift", function: "run"))")

@@ -35,7 +35,7 @@ enum WebSocketDemo {
             for ticker in ticks.prefix(4) { output("    " + CoinTickerScreen.line(ticker, colour: false) + "  seq \(ticker.seq ?? -1)") }
 
             // 2. Drops: re-dialled with backoff, resubscribed, no tick twice.
-            _ = try await control.answer(TickerFaults(baseURL: baseURL, knobs: ["dropAfterMs": 250]))
+            _ = try await control.response(TickerFaults(baseURL: baseURL, knobs: ["dropAfterMs": 250]), validatingStatus: false)
             let dropping = UpbitTickerFeed(
                 url: url("/websocket/v1?interval=1000"), codes: ["KRW-BTC"],
                 reconnect: ReconnectPolicy(initialDelay: .milliseconds(50), maxDelay: .milliseconds(200)), logger: quiet)
@@ -57,7 +57,7 @@ enum WebSocketDemo {
             let reconnects = await states.value
             await dropping.close()
             let delivered = try await reader.value
-            _ = try await control.answer(TickerFaults(baseURL: baseURL, knobs: ["dropAfterMs": 0]))
+            _ = try await control.response(TickerFaults(baseURL: baseURL, knobs: ["dropAfterMs": 0]), validatingStatus: false)
             let seqs = delivered.compactMap(\.seq)
             check(
                 reconnects.count == 3 && Set(seqs).count == seqs.count,
@@ -69,24 +69,24 @@ enum WebSocketDemo {
             configuration.closeTimeout = .seconds(1)
             let connection = try await WebSocketClient(configuration: configuration, logger: quiet).connect()
             try await connection.send(text: UpbitSubscription.ticker(codes: ["KRW-XRP"]))
-            _ = try await control.answer(TickerFaults(baseURL: baseURL, knobs: ["silent": 1]))
+            _ = try await control.response(TickerFaults(baseURL: baseURL, knobs: ["silent": 1]), validatingStatus: false)
             let silentAt = clock.now
             var ending: NetworkError?
             do { for try await _ in connection.messages {} } catch { ending = error }
-            _ = try await control.answer(TickerFaults(baseURL: baseURL, knobs: ["silent": 0]))
+            _ = try await control.response(TickerFaults(baseURL: baseURL, knobs: ["silent": 0]), validatingStatus: false)
             check(
                 ending == .webSocketError(.pingTimeout(seconds: 0.2)),
                 "a server that stops answering pings: \(ending.map { "\($0)" } ?? "no error") after \(ms(silentAt.duration(to: clock.now))) ms (ping every 200 ms: noticed within two)"
             )
 
             // 4. Errors.
-            _ = try await control.answer(TickerFaults(baseURL: baseURL, knobs: ["refuse": 1]))
+            _ = try await control.response(TickerFaults(baseURL: baseURL, knobs: ["refuse": 1]), validatingStatus: false)
             var refused: NetworkError?
             do { _ = try await WebSocketClient(configuration: .init(url: url("/websocket/v1")), logger: quiet).connect() } catch { refused = error }
             check(
                 refused == .webSocketError(.handshakeRejected(status: nil)), "a refused handshake (503) → \(refused.map { "\($0)" } ?? "connected")")
 
-            _ = try await control.answer(TickerFaults(baseURL: baseURL, knobs: ["malformed": 1, "malformedKind": "utf8"]))
+            _ = try await control.response(TickerFaults(baseURL: baseURL, knobs: ["malformed": 1, "malformedKind": "utf8"]), validatingStatus: false)
             let malformed = try await WebSocketClient(configuration: .init(url: url("/websocket/v1?interval=1000")), logger: quiet).connect()
             try await malformed.send(text: UpbitSubscription.ticker(codes: ["KRW-BTC"]))
             var bad: NetworkError?

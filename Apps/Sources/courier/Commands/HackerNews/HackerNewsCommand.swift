@@ -68,7 +68,7 @@ struct HackerNewsOptions: ParsableArguments {
             running = started
             root = started.baseURL.appendingPathComponent("hn/v0/")
             if latencyMs > 0 {
-                _ = try await NetworkClient().answer(HackerNewsControl(baseURL: started.baseURL, latencyMs: latencyMs))
+                _ = try await NetworkClient().response(HackerNewsControl(baseURL: started.baseURL, latencyMs: latencyMs), validatingStatus: false)
             }
         }
         var configuration = NetworkClient.Configuration()

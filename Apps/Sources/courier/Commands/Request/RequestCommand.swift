@@ -248,7 +248,7 @@ struct RequestCommand: AsyncParsableCommand {
                 }
                 return
             }
-            let response = try await client.answer(endpoint)
+            let response = try await client.response(endpoint, validatingStatus: false)
             if verbose { Terminal.error(VerboseLines.exchange(response, baseURL: endpoint.baseURL, redactor: redactor)) }
             if include {
                 BodyPrinter.showHead(Self.head(response.head))
