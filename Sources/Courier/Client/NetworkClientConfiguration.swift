@@ -61,7 +61,7 @@ extension NetworkClient {
             decoder: JSONDecoder = JSONDecoder(),
             encoder: JSONEncoder = JSONEncoder(),
             maxResponseBytes: Int = CallLimits.defaultMaxResponseBytes,
-            timeout: Duration = .seconds(30),
+            timeout: Duration = CallLimits.defaultTimeout,
             insecureHostsAllowed: Set<String> = NetworkClient.loopbackHosts,
             logger: Logger = Logger(label: "courier"),
             limits: CallLimits = CallLimits(),
