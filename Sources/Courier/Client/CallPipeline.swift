@@ -148,28 +148,27 @@ package struct CallPipeline: Sendable {
     private func exchange(_ hop: Hop, operationID: String, context: CallContext) async throws -> (HTTPResponse, Data) {
         try Task.checkCancellation()
         let limit = limits.maxResponseBytes
-        let recorder = context.recorder
+        let head: HTTPResponse
+        let data: Data
         if let buffering {
-            let (head, data) = try await Self.attempt(hop.request, baseURL: hop.baseURL, context: context) { request in
+            (head, data) = try await Self.attempt(hop.request, baseURL: hop.baseURL, context: context) { request in
                 try await buffering.sendBuffered(request, body: hop.body, baseURL: hop.baseURL, context: context)
             }
             try checkHead(head)
-            if data.count > limit { throw NetworkError.responseTooLarge(limit: limit) }
-            recorder?.record(.bodyDone(bytes: data.count))
-            return (head, data)
+        } else {
+            let body: HTTPBody?
+            (head, body) = try await chain(operationID: operationID, context: context)(hop.request, hop.body, hop.baseURL)
+            try checkHead(head)
+            if let body, let handed = context.collected?.take(body) {
+                data = handed  // a body the cache served from memory comes as the Data it is
+            } else if let body {
+                data = try await BodyCollector.collect(body, limit: limit)
+            } else {
+                data = Data()
+            }
         }
-        let next = chain(operationID: operationID, context: context)
-        let (head, body) = try await next(hop.request, hop.body, hop.baseURL)
-        try checkHead(head)
-        guard let body else { return (head, Data()) }
-        // A body the cache served from memory comes as the Data it is.
-        if let data = context.collected?.take(body) {
-            if data.count > limit { throw NetworkError.responseTooLarge(limit: limit) }
-            recorder?.record(.bodyDone(bytes: data.count))
-            return (head, data)
-        }
-        let data = try await BodyCollector.collect(body, limit: limit)
-        recorder?.record(.bodyDone(bytes: data.count))
+        if data.count > limit { throw NetworkError.responseTooLarge(limit: limit) }
+        context.recorder?.record(.bodyDone(bytes: data.count))
         return (head, data)
     }
 
