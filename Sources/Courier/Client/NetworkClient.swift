@@ -95,12 +95,15 @@ public final class NetworkClient: NetworkProviding, Sendable {
     /// Everything taken from `endpoint` before the first suspension: nothing generic over the
     /// endpoint type lives across an `await` (cheaper frames in unspecialised generic code).
     package func call(for endpoint: some Endpoint) throws(NetworkError) -> Call {
-        Call(
-            built: try builder.build(endpoint),
+        var built = try builder.build(endpoint)
+        let traits = endpoint.traits
+        configuration.idempotencyKeys.stamp(&built.request, traits: traits)
+        return Call(
+            built: built,
             timeout: endpoint.timeout ?? configuration.timeout,
             secrets: endpoint.secrets,
             statusMapping: endpoint.statusMapping,
-            traits: endpoint.traits,
+            traits: traits,
             // Only middlewares read the operation ID; naming the type costs a reflection call.
             operationID: configuration.middlewares.isEmpty ? "courier" : String(describing: type(of: endpoint))
         )
