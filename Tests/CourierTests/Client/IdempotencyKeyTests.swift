@@ -46,11 +46,14 @@ struct IdempotencyKeyTests {
             #expect(stats.created == 1 && stats.requests == 2)
             #expect(stats.keys.count == 1 && stats.keys.first?.requests == 2, "one key on both attempts: \(stats.keys)")
             let key = try #require(stats.keys.first?.key)
-            #expect(key.wholeMatch(of: /"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"/) != nil, "a quoted sf-string UUID: \(key)")
+            #expect(
+                key.wholeMatch(of: /"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"/) != nil, "a quoted sf-string UUID: \(key)")
         }
     }
 
-    @Test("keys are distinct across calls, kept across a 307 redirect, a caller's key sent as given, a bare token when asked", arguments: TransportKind.allCases)
+    @Test(
+        "keys are distinct across calls, kept across a 307 redirect, a caller's key sent as given, a bare token when asked",
+        arguments: TransportKind.allCases)
     func keysAcrossCallsAndHops(_ kind: TransportKind) async throws {
         try await withSandbox { sandbox in
             let store = Self.store()
@@ -76,11 +79,15 @@ struct IdempotencyKeyTests {
         }
     }
 
-    @Test("409 while the key's first request is in progress is retried after Retry-After, and gets the first answer", arguments: TransportKind.allCases)
+    @Test(
+        "409 while the key's first request is in progress is retried after Retry-After, and gets the first answer", arguments: TransportKind.allCases)
     func conflictRetried(_ kind: TransportKind) async throws {
         try await withSandbox { sandbox in
             let store = Self.store()
-            let first = Task { try await NetworkClient(transport: kind.make()).response(Self.write(sandbox, "/idempotent/\(store)", query: ["delayMs": 1500], key: "k-409")) }
+            let first = Task {
+                try await NetworkClient(transport: kind.make()).response(
+                    Self.write(sandbox, "/idempotent/\(store)", query: ["delayMs": 1500], key: "k-409"))
+            }
             try await eventually { try await Self.stats(sandbox, store).requests == 1 }
             let second = try await Self.client(kind).response(Self.write(sandbox, "/idempotent/\(store)", key: "k-409"))
             let original = try await first.value
@@ -90,7 +97,9 @@ struct IdempotencyKeyTests {
         }
     }
 
-    @Test("with a key, 503 is retried; 400 and 422 are not and end as remoteError; without a key a POST is sent once", arguments: TransportKind.allCases)
+    @Test(
+        "with a key, 503 is retried; 400 and 422 are not and end as remoteError; without a key a POST is sent once", arguments: TransportKind.allCases
+    )
     func retryTable(_ kind: TransportKind) async throws {
         try await withSandbox { sandbox in
             let client = Self.client(kind)
@@ -137,7 +146,9 @@ struct IdempotencyKeyTests {
             let client = Self.client(.asyncHTTPClient) { $0.attemptHeader = HTTPField.Name("x-courier-attempt")! }
             _ = try await client.response(Self.write(sandbox, "/idempotent/\(store)", query: ["loseAnswers": 2]))
             let echo = try await client.request(
-                TestEndpoint(baseURL: sandbox.baseURL, path: "/echo", method: .post, task: .requestJSONEncodable(["a": "1"]), traits: CallTraits(wantsIdempotencyKey: true)),
+                TestEndpoint(
+                    baseURL: sandbox.baseURL, path: "/echo", method: .post, task: .requestJSONEncodable(["a": "1"]),
+                    traits: CallTraits(wantsIdempotencyKey: true)),
                 as: Echo.self)
             #expect(echo.headers["x-courier-attempt"] == "1")
             #expect(echo.headers["idempotency-key"]?.hasPrefix("\"") == true)
