@@ -74,7 +74,9 @@ struct IdempotentRoutes {
 
     /// Closes the connection instead of answering while the key has answers left to lose: the
     /// work is done (or was, for a replay), the answer never leaves.
-    private static func loseIfAsked(_ context: SandboxRequestContext, _ ledger: IdempotentLedger, store: String, key: String?, count: Int) async throws {
+    private static func loseIfAsked(_ context: SandboxRequestContext, _ ledger: IdempotentLedger, store: String, key: String?, count: Int)
+        async throws
+    {
         guard await ledger.losesAnswer(store: store, key: key, count: count) else { return }
         try? await context.channel.close()
         throw SandboxFault.droppedOnPurpose
@@ -124,7 +126,12 @@ actor IdempotentLedger {
     private var order: [String] = []
 
     func begin(store: String, key: String?, payload: String, required: Bool) -> Start {
-        var stats = stores[store] ?? { remember(store); return IdempotentStats() }()
+        var stats =
+            stores[store]
+            ?? {
+                remember(store)
+                return IdempotentStats()
+            }()
         stats.requests += 1
         defer { stores[store] = stats }
         guard let key else { return required ? .missingKey : .fresh }
