@@ -218,7 +218,7 @@ let package = Package(
         // binary run as a person runs it.
         .testTarget(
             name: "CourierCLITests",
-            dependencies: courier + ["courier", "IntegrationTestSupport", sandbox, library("HackerNewsAPI")],
+            dependencies: courier + ["courier", "IntegrationTestSupport", sandbox, library("HackerNewsAPI"), library("SeoulCultureAPI")],
             swiftSettings: strict
         ),
     ]
