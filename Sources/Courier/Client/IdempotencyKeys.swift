@@ -6,7 +6,7 @@ extension NetworkClient {
     /// Field"): one fresh key per call that wants one, the same on every attempt and redirect hop
     /// of the call, so that ``RetryMiddleware`` may retry the write and the server does it once.
     ///
-    /// A call wants a key when its endpoint sets ``CallTraits/wantsIdempotencyKey`` — or every call
+    /// A call wants a key when its endpoint sets `CallTraits.wantsIdempotencyKey` — or every call
     /// of ``methods`` when ``forEveryCall`` is set — and its method is one of ``methods``. A key
     /// the request already carries (an endpoint's header) is sent as given.
     ///

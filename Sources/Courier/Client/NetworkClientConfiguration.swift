@@ -50,7 +50,7 @@ extension NetworkClient {
         /// calls' path: an observer that is slow or stuck never stalls a call.
         public var observers: [any CallObserver] = []
         /// Which calls get an idempotency key minted, in what format and header (POST and PATCH
-        /// whose endpoint sets ``CallTraits/wantsIdempotencyKey``, by default).
+        /// whose endpoint sets `CallTraits.wantsIdempotencyKey`, by default).
         public var idempotencyKeys = IdempotencyKeys()
         /// What traces each call on its path (CourierObservability's `tracing`; nil, the default:
         /// nothing traced, nothing sent).
