@@ -42,7 +42,7 @@ public struct RetryPolicy: Sendable {
         maxRetryAfter: Duration = .seconds(60),
         retryableStatuses: Set<Int> = [429, 502, 503, 504],
         retryableErrors: Set<URLError.Code> = RetryPolicy.transientErrors,
-        keyedWriteStatuses: Set<Int> = RetryPolicy.keyedWriteStatuses,
+        keyedWriteStatuses: Set<Int> = RetryPolicy.defaultKeyedWriteStatuses,
         idempotencyKeyHeader: HTTPField.Name = HTTPField.Name("Idempotency-Key")!,
         attemptHeader: HTTPField.Name? = nil
     ) {
@@ -58,7 +58,7 @@ public struct RetryPolicy: Sendable {
     }
 
     /// 408, 409, 425, 429 and 500–599: the default ``keyedWriteStatuses``.
-    public static let keyedWriteStatuses: Set<Int> = Set([408, 409, 425, 429]).union(500..<600)
+    public static let defaultKeyedWriteStatuses: Set<Int> = Set([408, 409, 425, 429]).union(500..<600)
 
     /// Refused, reset or dropped connections, timeouts, no network, name lookup failures.
     public static let transientErrors: Set<URLError.Code> = [
