@@ -179,11 +179,12 @@ final class CoinReportScreen: Sendable {
         case .today:
             guard let today = snapshot.today.value else { return [] }
             // A news item's wrapped lines start under its text, not under the bullet.
-            return [(safe(today.summaryOfTodaysMarketSentiment), plain)]
-                + today.articles.map { article in
+            let mood: [(text: String, continuation: String)] = today.marketMood.map { [(Self.moodLine($0), plain)] } ?? []
+            return mood + [(safe(today.summaryOfTodaysMarketSentiment), plain)]
+                + today.articles.enumerated().map { index, article in
                     (
-                        "• \(safe(article.title)) — \(safe(article.summary)) \(article.sourceHost.map { link($0, article.newsSourceURL) } ?? "")",
-                        "      "
+                        "\(index + 1). \(safe(article.title)) — \(safe(article.summary)) \(article.sourceHost.map { link($0, article.newsSourceURL) } ?? "")",
+                        "       "
                     )
                 }
         }
@@ -210,12 +211,25 @@ final class CoinReportScreen: Sendable {
         case .today:
             guard let today = snapshot.todayDraft else { return [] }
             var lines: [(text: String, continuation: String)] = []
+            if let mood = today.marketMood { lines.append((Self.moodLine(mood), plain)) }
             if let summary = today.summaryOfTodaysMarketSentiment { lines.append((safe(summary), plain)) }
-            for article in today.articles ?? [] {
-                lines.append(("• \(safe(article.title)) — \(safe(article.summary)) \(safe(article.newsSourceURL))", "      "))
+            for (index, article) in (today.articles ?? []).enumerated() {
+                lines.append(("\(index + 1). \(safe(article.title)) — \(safe(article.summary)) \(safe(article.newsSourceURL))", "       "))
             }
             return lines
         }
+    }
+
+    /// The mood as the app showed it: its label in a colour (green, yellow, red), then its line
+    /// with the verdict in bold — `긍정적 · 전체적인 시장은 호재예요`. The text is the library's own, not the model's.
+    static func moodLine(_ mood: MarketMood) -> String {
+        let colour =
+            switch mood {
+            case .positive: "32"
+            case .neutral: "33"
+            case .negative: "31"
+            }
+        return "\u{1B}[1;\(colour)m\(mood.label)\u{1B}[0m · 전체적인 시장은 \u{1B}[1m\(mood.verdict)\u{1B}[0m예요"
     }
 
     /// The host, underlined, as a terminal hyperlink to the URL (the seed's AttributedString lesson).
