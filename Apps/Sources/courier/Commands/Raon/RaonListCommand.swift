@@ -43,6 +43,7 @@ struct RaonShowCommand: AsyncParsableCommand {
     @OptionGroup var options: RaonOptions
     @Argument(help: "The program's id (from `list`).") var id: String
     @Option(name: .long, help: "Also save the program's poster to this file (downloaded whole, then put in place).") var poster: String?
+    @Flag(name: .long, help: "Open the program's homepage in $BROWSER (else xdg-open/open); only http(s) links are opened.") var open = false
 
     func run() async throws {
         let posterTarget = poster.map { URL(fileURLWithPath: $0) }
@@ -60,6 +61,9 @@ struct RaonShowCommand: AsyncParsableCommand {
             Terminal.outputJSON(RaonFormat.json(program))
         } else {
             Terminal.output(composed: RaonFormat.detail(program))  // its links are OSC 8 on a terminal; the text is escaped there
+        }
+        if open {
+            try await LinkOpener.open(program.homepageLink, missing: "Program \(program.id) has no homepage to open")
         }
     }
 }
