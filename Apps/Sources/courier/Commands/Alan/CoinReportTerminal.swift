@@ -17,12 +17,17 @@ import Darwin
 /// is nonisolated and lock-protected.
 struct CoinReportTerminal {
     let coin: Coin
+    /// The news article `--open` opens once the screen is left (the status line says so).
+    var opening: Int? = nil
 
     /// stdout and stdin are both terminals.
     static var isInteractive: Bool { isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1 }
 
-    func run(source: any CoinReportSource, cache: (any CoinOverviewCache)?) async throws {
+    /// Runs the screen until q (or the end of input); returns where the sections stood then.
+    @discardableResult
+    func run(source: any CoinReportSource, cache: (any CoinOverviewCache)?) async throws -> CoinReportSnapshot {
         let screen = CoinReportScreen(coin: coin)
+        if let opening { screen.setStatus("키: 1/2/3 섹션 취소 · r 다시 시도 · q 종료 (종료하면 \(opening)번 기사를 열어요)", draw: false) }
         let report = CoinReport(coin: coin, source: source, cache: cache, streaming: true) { _, snapshot in screen.update(snapshot) }
         let terminal = RawTerminal()
         defer { terminal.restore() }
@@ -47,13 +52,14 @@ struct CoinReportTerminal {
             case UInt8(ascii: "q"), UInt8(ascii: "Q"), 3, 4:
                 await report.cancelAll()
                 screen.finish()
-                return
+                return report.snapshot
             default:
                 continue
             }
         }
         await report.cancelAll()
         screen.finish()
+        return report.snapshot
     }
 }
 
@@ -103,9 +109,9 @@ final class CoinReportScreen: Sendable {
         if redraw { draw() }
     }
 
-    func setStatus(_ text: String) {
+    func setStatus(_ text: String, draw redraw: Bool = true) {
         state.withLock { $0.status = text }
-        draw()
+        if redraw { draw() }
     }
 
     func finish() {
