@@ -20,7 +20,7 @@ extension Endpoint {
     /// ```
     ///
     /// The body is the bytes a client sends; a file (``HTTPTask/uploadFile(_:contentType:)``) is
-    /// streamed from disk (`httpBodyStream`, with its `Content-Length`), a multipart form's
+    /// streamed from disk (`httpBodyStream`; URLSession sends it chunked), a multipart form's
     /// files are read into the body. Without a client there are no middlewares, redirect rules,
     /// limits or status mapping.
     ///
@@ -38,9 +38,7 @@ extension Endpoint {
         switch try Self.body(of: task, encoder: encoder) {
         case .none: break
         case .data(let data): request.httpBody = data
-        case .file(let file):
-            request.httpBodyStream = InputStream(url: file)
-            if case .known(let length)? = built.body?.length { request.setValue(String(length), forHTTPHeaderField: "Content-Length") }
+        case .file(let file): request.httpBodyStream = InputStream(url: file)
         }
         return request
     }

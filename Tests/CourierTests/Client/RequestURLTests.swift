@@ -22,7 +22,7 @@ struct RequestURLTests {
             #expect(peer.lines.dropFirst(before).first?.hasPrefix("GET ") == true)
             #expect(peer.targets.dropFirst(before).first == expected, "\(given)")
         }
-        do {
+        do throws(NetworkError) {
             let _: [Int] = try await client.request(url: URL(string: peer.base + "/echo?a&b=1&c")!)
             Issue.record("`ok` decoded as [Int]")
         } catch .decodingError {
@@ -67,7 +67,7 @@ struct RequestURLTests {
     func decodingLog() async throws {
         try await withSandbox { sandbox in
             let url = try #require(URL(string: sandbox.baseURL.absoluteString + "/echo?x=1"))
-            do {
+            do throws(NetworkError) {
                 _ = try await NetworkClient().request(url: url, as: [String: Int].self)
                 Issue.record("an echo decoded as [String: Int]")
             } catch {
