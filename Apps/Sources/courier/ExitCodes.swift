@@ -44,7 +44,7 @@ enum ExitCodes {
         Exit codes (every command): 0 success; 1 the command could not do what was asked \
         (nothing to export, a file not written, a demo step failed); 10 transport (refused, \
         timeout, DNS, TLS, redirects); 11 client error answer (4xx); 12 server error answer \
-        (5xx); 13 authorization (401, key, quota); 14 unusable response (bad JSON, too large, \
+        (5xx, or refused by an open circuit breaker); 13 authorization (401, key, quota); 14 unusable response (bad JSON, too large, \
         cut off; no JSON in an LLM answer); 15 nothing sent or opened (bad URL, insecure \
         http://, encoding; a link --open refuses: not http(s)); 16 cancelled; 17 a local file (disk full, the same download already running, \
         checksum mismatch); 64 bad usage (also an unreadable or invalid file named by an \

@@ -55,9 +55,18 @@ extension NetworkError: LocalizedError {
         case (.rateLimited(let after), .english):
             return after.map { "Too many requests.\nPlease try again in \(WireNumber.saturating($0.rounded(.up))) s." }
                 ?? "Too many requests.\nPlease try again in a moment."
+        case (.circuitOpen(let at), .korean):
+            return "서비스에 잠시 연결할 수 없어요\n\(Self.secondsUntil(at))초 후 다시 시도해 주세요"
+        case (.circuitOpen(let at), .english):
+            return "The service is unavailable for now.\nPlease try again in \(Self.secondsUntil(at)) s."
         case (_, .korean): return "데이터를 불러오지 못했어요\n잠시 후 다시 시도해 주세요"
         case (_, .english): return "Couldn't load the data.\nPlease try again in a moment."
         }
+    }
+
+    /// Whole seconds from now until `date`, rounded up; 0 for a date already past.
+    private static func secondsUntil(_ date: Date) -> Int {
+        max(0, WireNumber.saturating(date.timeIntervalSinceNow.rounded(.up)))
     }
 
     /// A developer-facing reason (not shown to users by default): the transport's code,
@@ -96,6 +105,7 @@ extension NetworkError {
         case .webSocketError(let failure): return "webSocketError(\(failure))"
         case .insecureURL(let host): return "insecureURL(\(host))"
         case .fileError(let failure): return "fileError(\(failure))"
+        case .circuitOpen(let at): return "circuitOpen(retryAt: \(at.timeIntervalSince1970))"
         case .modelRefusal(let text):
             let excerpt = DecodingDiagnostics.excerpt(text, limit: 120)
                 .replacingOccurrences(of: "\"", with: "\\\"")

@@ -68,6 +68,11 @@ public enum NetworkError: Error, Sendable {
     /// A transfer's local file could not be read or written (a full disk, a download already
     /// running to the same file, a checksum that does not match).
     case fileError(NetworkError.FileFailure)
+    /// A circuit breaker (`CircuitBreakerMiddleware` in CourierResilience) found the origin failing
+    /// and refused the call without sending it; it lets a call through again at `retryAt`. No status
+    /// was answered and no connection was tried, so neither ``serviceUnavailable(_:)`` nor
+    /// ``networkError(_:)`` (which a retry middleware would retry at once) says it truly.
+    case circuitOpen(retryAt: Date)
 }
 
 extension NetworkError {
@@ -94,7 +99,7 @@ extension NetworkError {
         case .invalidResponse, .decodingError, .responseTooLarge, .modelRefusal: return .response
         case .invalidAPIKey, .quotaExceeded, .unauthorized: return .authorization
         case .notFound, .uriTooLong, .remoteError, .unknown, .rateLimited: return .client
-        case .serviceUnavailable, .serverError: return .server
+        case .serviceUnavailable, .serverError, .circuitOpen: return .server
         case .fileError: return .file
         }
     }
@@ -111,7 +116,7 @@ extension NetworkError {
         case authorization
         /// A 4xx answer.
         case client
-        /// A 5xx answer.
+        /// A 5xx answer, or an origin a circuit breaker found failing (``NetworkError/circuitOpen(retryAt:)``).
         case server
         /// The answer could not be used.
         case response
@@ -135,6 +140,7 @@ extension NetworkError: Equatable {
         case (.modelRefusal(let a), .modelRefusal(let b)): return a == b
         case (.webSocketError(let a), .webSocketError(let b)): return a == b
         case (.fileError(let a), .fileError(let b)): return a == b
+        case (.circuitOpen(let a), .circuitOpen(let b)): return a == b
         default:
             guard lhs.statusCode == rhs.statusCode else { return false }
             return lhs.caseName == rhs.caseName
@@ -165,6 +171,7 @@ extension NetworkError: Equatable {
         case .insecureURL: "insecureURL"
         case .modelRefusal: "modelRefusal"
         case .fileError: "fileError"
+        case .circuitOpen: "circuitOpen"
         }
     }
 }
