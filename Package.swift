@@ -35,6 +35,7 @@ let package = Package(
         .library(name: "CourierCookies", targets: ["CourierCookies"]),
         .library(name: "CourierTransfers", targets: ["CourierTransfers"]),
         .library(name: "CourierObservability", targets: ["CourierObservability"]),
+        .library(name: "CourierResilience", targets: ["CourierResilience"]),
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
         .library(name: "CourierLLM", targets: ["CourierLLM"]),
         .library(name: "CourierLLMAdapter", targets: ["CourierLLMAdapter"]),
@@ -146,6 +147,17 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
+            ],
+            swiftSettings: library
+        ),
+        // Calm under load: a circuit breaker per origin, pacing from announced rate limits.
+        .target(
+            name: "CourierResilience",
+            dependencies: [
+                "Courier", "CourierTransportCore",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: library
         ),
@@ -366,6 +378,16 @@ let package = Package(
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CourierResilienceTests",
+            dependencies: [
+                "CourierResilience", "Courier", "CourierAsyncHTTPClient", "CourierTesting", "IntegrationTestSupport",
+                .product(name: "CourierSandbox", package: "Sandbox"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ],
             swiftSettings: strict
         ),
