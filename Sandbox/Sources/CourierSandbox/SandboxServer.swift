@@ -129,6 +129,7 @@ public struct SandboxServer: Sendable {
         FlakyRoutes().register(on: router)
         IdempotentRoutes().register(on: router)
         CountedRoutes().register(on: router)
+        RateLimitRoutes().register(on: router)
         TransferRoutes().register(on: router)
         TickerRoutes(hub: ticker).register(on: router)
         for extensionRoutes in await SandboxExtensions.registered(options: options, logger: logger, alan: alan) {

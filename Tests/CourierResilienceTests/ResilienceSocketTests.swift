@@ -1,0 +1,83 @@
+import Courier
+import CourierResilience
+import CourierSandbox
+import Foundation
+import IntegrationTestSupport
+import Synchronization
+import Testing
+
+/// The breaker and the pacer over real sockets, against the sandbox's `/flaky` outage window and
+/// `/ratelimit` announced limits, on both transports.
+@Suite("Resilience over sockets")
+struct ResilienceSocketTests {
+    @Test("during an outage the breaker keeps most calls from reaching the origin, and lets traffic back after it", arguments: TransportKind.allCases)
+    func breakerDuringOutage(_ kind: TransportKind) async throws {
+        try await withSandbox { sandbox in
+            let policy = CircuitBreakerPolicy(failureRatio: 0.5, minimumThroughput: 5, breakDuration: .milliseconds(300))
+            let client = NetworkClient(transport: kind.make(), middlewares: [CircuitBreakerMiddleware(policy: policy)])
+            let outage = sandbox.get("/flaky/outage", query: ["failForMs": 1200])
+            var refused = 0
+            var refusalTimes: [Duration] = []
+            var last: Int?
+            let started = ContinuousClock.now
+            // One call every 20 ms for 2 s: about 60 during the 1.2 s outage.
+            while ContinuousClock.now - started < .seconds(2) {
+                let callStarted = ContinuousClock.now
+                do {
+                    last = try await client.response(outage).statusCode
+                } catch .circuitOpen {
+                    refused += 1
+                    refusalTimes.append(ContinuousClock.now - callStarted)
+                    last = nil
+                } catch {
+                    last = error.statusCode
+                }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let stats = try await NetworkClient().request(sandbox.get("/flaky/outage/stats"), as: FlakyStats.self)
+            let duringOutage = stats.attemptTimesMs.filter { $0 < 1200 }.count
+            #expect(duringOutage <= 15, "5 to open, then a probe per 300 ms break: \(duringOutage) reached it (\(stats.failures) failed)")
+            #expect(refused >= 20, "most calls in the outage were refused at once: \(refused)")
+            #expect(
+                refusalTimes.isEmpty || refusalTimes.sorted()[refusalTimes.count / 2] < .milliseconds(5),
+                "a refusal opens no connection: \(refusalTimes.max() ?? .zero)")
+            #expect(last == 200 && stats.successes > 5, "traffic is back after the outage: \(stats.successes) successes")
+        }
+    }
+
+    @Test(
+        "paced by the announced limit: 60 calls at 4 in flight against 20 per 2 s, no 429",
+        arguments: TransportKind.allCases, ["ietf", "openai", "anthropic", "github"])
+    func pacedByAnnouncedLimit(_ kind: TransportKind, _ family: String) async throws {
+        try await withSandbox { sandbox in
+            let client = NetworkClient(transport: kind.make(), middlewares: [RateLimitPacer()])
+            let endpoint = sandbox.get("/ratelimit/pace", query: ["family": family, "limit": 20, "windowMs": 2000])
+            let next = Mutex(0)
+            let limited = Mutex(0)
+            let started = ContinuousClock.now
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        while next.withLock({ count -> Bool in
+                            guard count < 60 else { return false }
+                            count += 1
+                            return true
+                        }) {
+                            do {
+                                _ = try await client.response(endpoint)
+                            } catch .rateLimited {
+                                limited.withLock { $0 += 1 }
+                            }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let wall = ContinuousClock.now - started
+            let stats = try await NetworkClient().request(sandbox.get("/ratelimit/pace/stats"), as: RateLimitStats.self)
+            #expect(stats.limited == 0 && limited.withLock { $0 } == 0, "\(family): \(stats)")
+            #expect(stats.requests == 60)
+            #expect(wall >= .seconds(4), "three windows of 2 s: at least 4 s (\(wall))")
+        }
+    }
+}
