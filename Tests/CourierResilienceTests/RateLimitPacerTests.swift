@@ -3,6 +3,7 @@ import CourierTesting
 import CourierTransportCore
 import Foundation
 import HTTPTypes
+import OpenAPIRuntime
 import Testing
 
 @testable import CourierResilience
@@ -69,8 +70,9 @@ struct RateLimitPacerTests {
         let clock = RecordingClock()
         let pacer = RateLimitPacer(clock: clock)
         let origin = FakeOrigin()
-        let (gate, release) = AsyncStream<Void>.makeStream()
-        let held = (0..<2).map { _ in Task { try await Self.call(pacer, origin.answering(200, gate: gate)) } }
+        // One gate each: an AsyncStream has one iterator at a time.
+        let gates = (0..<2).map { _ in AsyncStream<Void>.makeStream() }
+        let held = gates.map { gate in Task { try await Self.call(pacer, origin.answering(200, gate: gate.stream)) } }
         await origin.untilHeld(2)
         // Two calls are out; this answer says 3 are left: 3 - 2 = 1 may still be sent.
         let three: HTTPFields = [
@@ -81,7 +83,7 @@ struct RateLimitPacerTests {
         #expect(clock.sleeps.isEmpty, "one was left")
         #expect(try await Self.call(pacer, origin.answering(200)) == 200)
         #expect(clock.sleeps == [.milliseconds(2100)], "none left: held until the reset")
-        release.finish()
+        for gate in gates { gate.continuation.finish() }
         for task in held { _ = try await task.value }
     }
 

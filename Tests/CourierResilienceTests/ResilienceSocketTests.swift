@@ -25,19 +25,20 @@ struct ResilienceSocketTests {
                 let callStarted = ContinuousClock.now
                 do {
                     last = try await client.response(outage).statusCode
-                } catch .circuitOpen {
+                } catch NetworkError.circuitOpen {
                     refused += 1
                     refusalTimes.append(ContinuousClock.now - callStarted)
                     last = nil
                 } catch {
-                    last = error.statusCode
+                    last = NetworkError(error).statusCode
                 }
                 try await Task.sleep(for: .milliseconds(20))
             }
             let stats = try await NetworkClient().request(sandbox.get("/flaky/outage/stats"), as: FlakyStats.self)
             let duringOutage = stats.attemptTimesMs.filter { $0 < 1200 }.count
             #expect(duringOutage <= 15, "5 to open, then a probe per 300 ms break: \(duringOutage) reached it (\(stats.failures) failed)")
-            #expect(refused >= 20, "most calls in the outage were refused at once: \(refused)")
+            // How many calls fall in the outage depends on the machine's speed; the breaker's probes do not.
+            #expect(refused > duringOutage, "more calls were refused at once than reached the origin: \(refused) vs \(duringOutage)")
             #expect(
                 refusalTimes.isEmpty || refusalTimes.sorted()[refusalTimes.count / 2] < .milliseconds(5),
                 "a refusal opens no connection: \(refusalTimes.max() ?? .zero)")
@@ -52,21 +53,16 @@ struct ResilienceSocketTests {
         try await withSandbox { sandbox in
             let client = NetworkClient(transport: kind.make(), middlewares: [RateLimitPacer()])
             let endpoint = sandbox.get("/ratelimit/pace", query: ["family": family, "limit": 20, "windowMs": 2000])
-            let next = Mutex(0)
-            let limited = Mutex(0)
+            let tally = Tally()
             let started = ContinuousClock.now
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<4 {
                     group.addTask {
-                        while next.withLock({ count -> Bool in
-                            guard count < 60 else { return false }
-                            count += 1
-                            return true
-                        }) {
+                        while tally.take(upTo: 60) {
                             do {
                                 _ = try await client.response(endpoint)
-                            } catch .rateLimited {
-                                limited.withLock { $0 += 1 }
+                            } catch NetworkError.rateLimited {
+                                tally.limited()
                             }
                         }
                     }
@@ -75,9 +71,27 @@ struct ResilienceSocketTests {
             }
             let wall = ContinuousClock.now - started
             let stats = try await NetworkClient().request(sandbox.get("/ratelimit/pace/stats"), as: RateLimitStats.self)
-            #expect(stats.limited == 0 && limited.withLock { $0 } == 0, "\(family): \(stats)")
+            #expect(stats.limited == 0 && tally.limitedCount == 0, "\(family): \(stats)")
             #expect(stats.requests == 60)
             #expect(wall >= .seconds(4), "three windows of 2 s: at least 4 s (\(wall))")
         }
     }
+}
+
+/// Calls handed out to the workers, and the ones answered 429.
+private final class Tally: Sendable {
+    private let state = Mutex((taken: 0, limited: 0))
+
+    /// Takes one more call when fewer than `total` were taken.
+    func take(upTo total: Int) -> Bool {
+        state.withLock { state in
+            guard state.taken < total else { return false }
+            state.taken += 1
+            return true
+        }
+    }
+
+    func limited() { state.withLock { $0.limited += 1 } }
+
+    var limitedCount: Int { state.withLock { $0.limited } }
 }
