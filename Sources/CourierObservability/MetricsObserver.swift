@@ -43,42 +43,46 @@ public struct MetricsObserver: CallObserver {
     public func callEnded(_ steps: [CallStep]) {
         var method = "GET"
         var exchanges: [Exchange] = []
-        for event in steps {
-            switch event.kind {
-            case .callStarted(let name, _):
-                method = name
-            case .attemptStarted(let url):
-                exchanges.append(Exchange(attempt: event.attempt, url: url, start: event.at, end: event.at))
-            case .responseHead(let status):
-                Self.update(&exchanges, event.attempt) {
-                    $0.status = status
-                    $0.end = event.at
+        // The steps read where they lie: a copy of each (`for step in steps`) cost a tenth of the observer.
+        steps.withUnsafeBufferPointer { steps in
+            for index in steps.indices {
+                let attempt = steps[index].attempt
+                let at = steps[index].at
+                switch steps[index].kind {
+                case .callStarted(let name, _):
+                    method = name
+                case .attemptStarted(let url):
+                    exchanges.append(Exchange(attempt: attempt, url: url, start: at, end: at))
+                case .responseHead(let status):
+                    Self.update(&exchanges, attempt) {
+                        $0.status = status
+                        $0.end = at
+                    }
+                case .attemptFailed(let reason):
+                    Self.update(&exchanges, attempt) {
+                        $0.error = reason
+                        $0.end = at
+                    }
+                case .bodyDone:
+                    Self.update(&exchanges, attempt) { $0.end = at }
+                case .retryScheduled:
+                    handles.counter(.retries).increment()
+                case .retryAbandoned(let reason) where reason.contains("budget"):
+                    handles.counter(.retryBudgetExhausted).increment()
+                case .connection(_, let reused):
+                    handles.counter(.connections(reused: reused)).increment()
+                case .joined:
+                    handles.counter(.deduplicated).increment()
+                case .cache(let outcome):
+                    handles.counter(.cache(outcome)).increment()
+                default:
+                    break
                 }
-            case .attemptFailed(let reason):
-                Self.update(&exchanges, event.attempt) {
-                    $0.error = reason
-                    $0.end = event.at
-                }
-            case .bodyDone:
-                Self.update(&exchanges, event.attempt) { $0.end = event.at }
-            case .retryScheduled:
-                handles.counter("courier.client.retries").increment()
-            case .retryAbandoned(let reason) where reason.contains("budget"):
-                handles.counter("courier.client.retry_budget.exhausted").increment()
-            case .connection(_, let reused):
-                handles.counter("courier.client.connections", outcome: reused ? "reused" : "new").increment()
-            case .joined:
-                handles.counter("courier.client.deduplicated").increment()
-            case .cache(let outcome):
-                handles.counter("courier.client.cache", outcome: outcome.rawValue).increment()
-            default:
-                break
             }
         }
         for exchange in exchanges {
-            let duration = exchange.end - exchange.start
-            let nanoseconds = duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
-            handles.timer(for: exchange, method: method).recordNanoseconds(nanoseconds)
+            let (seconds, attoseconds) = (exchange.end - exchange.start).components
+            handles.timer(for: exchange, method: method).recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         }
     }
 
@@ -101,31 +105,85 @@ public struct MetricsObserver: CallObserver {
             var error: String?
         }
 
+        /// The last exchange's timer, by what its key is read from: most exchanges are like the one
+        /// before (the same URL, method and outcome), and comparing those costs a tenth of reading
+        /// the URL's origin and hashing the key (2,800 instructions per exchange).
+        struct Last {
+            var method: String
+            var url: String
+            var status: Int?
+            var error: String?
+            var timer: Timer
+        }
+
+        struct Timers {
+            var byKey: [Key: Timer] = [:]
+            var last: Last?
+        }
+
         let factory: any MetricsFactory
-        private let timers = Mutex<[Key: Timer]>([:])
-        private let counters = Mutex<[String: Counter]>([:])
+        private let timers = Mutex(Timers())
+        private let counters = Mutex<[CounterName: Counter]>([:])
 
         init(factory: any MetricsFactory) {
             self.factory = factory
         }
 
         func timer(for exchange: Exchange, method: String) -> Timer {
+            let last = timers.withLock { timers -> Timer? in
+                guard let last = timers.last, last.url == exchange.url, last.method == method, last.status == exchange.status,
+                    last.error == exchange.error
+                else { return nil }
+                return last.timer
+            }
+            if let last { return last }
             let key = Key(method: method, origin: exchange.origin, status: exchange.status, error: exchange.error)
-            if let timer = timers.withLock({ $0[key] }) { return timer }
-            let timer = Timer(label: MetricsObserver.durationLabel, dimensions: exchange.dimensions(method: method), factory: factory)
+            let made = timers.withLock { $0.byKey[key] }
+            let timer = made ?? Timer(label: MetricsObserver.durationLabel, dimensions: exchange.dimensions(method: method), factory: factory)
             timers.withLock { timers in
-                if timers.count >= 1024 { timers = [:] }
-                timers[key] = timer
+                if made == nil {
+                    if timers.byKey.count >= 1024 { timers.byKey = [:] }
+                    timers.byKey[key] = timer
+                }
+                timers.last = Last(method: method, url: exchange.url, status: exchange.status, error: exchange.error, timer: timer)
             }
             return timer
         }
 
-        func counter(_ label: String, outcome: String? = nil) -> Counter {
-            let key = outcome.map { label + "/" + $0 } ?? label
-            if let counter = counters.withLock({ $0[key] }) { return counter }
-            let counter = Counter(label: label, dimensions: outcome.map { [("outcome", $0)] } ?? [], factory: factory)
-            counters.withLock { $0[key] = counter }
+        func counter(_ name: CounterName) -> Counter {
+            if let counter = counters.withLock({ $0[name] }) { return counter }
+            let counter = Counter(label: name.label, dimensions: name.outcome.map { [("outcome", $0)] } ?? [], factory: factory)
+            counters.withLock { $0[name] = counter }
             return counter
+        }
+    }
+
+    /// A counter the observer adds to — a key hashed as a small number, where joining the label
+    /// and the outcome into one text cost 2,500 instructions per call.
+    enum CounterName: Hashable {
+        case retries
+        case retryBudgetExhausted
+        case deduplicated
+        case cache(CallStep.CacheOutcome)
+        case connections(reused: Bool)
+
+        var label: String {
+            switch self {
+            case .retries: "courier.client.retries"
+            case .retryBudgetExhausted: "courier.client.retry_budget.exhausted"
+            case .deduplicated: "courier.client.deduplicated"
+            case .cache: "courier.client.cache"
+            case .connections: "courier.client.connections"
+            }
+        }
+
+        /// The `outcome` dimension, if it has one.
+        var outcome: String? {
+            switch self {
+            case .cache(let outcome): outcome.rawValue
+            case .connections(let reused): reused ? "reused" : "new"
+            case .retries, .retryBudgetExhausted, .deduplicated: nil
+            }
         }
     }
 
