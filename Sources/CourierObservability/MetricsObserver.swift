@@ -43,7 +43,7 @@ public struct MetricsObserver: CallObserver {
     public func callEnded(_ steps: [CallStep]) {
         var method = "GET"
         var exchanges: [Exchange] = []
-        // The steps read where they lie: a copy of each (`for step in steps`) cost a tenth of the observer.
+        // The steps read where they lie: a copy of each (`for step in steps`) cost 1,600 instructions a call.
         steps.withUnsafeBufferPointer { steps in
             for index in steps.indices {
                 let attempt = steps[index].attempt
@@ -106,8 +106,8 @@ public struct MetricsObserver: CallObserver {
         }
 
         /// The last exchange's timer, by what its key is read from: most exchanges are like the one
-        /// before (the same URL, method and outcome), and comparing those costs a tenth of reading
-        /// the URL's origin and hashing the key (2,800 instructions per exchange).
+        /// before (the same URL, method and outcome), and comparing those costs a quarter of reading
+        /// the URL's origin and hashing the key (callgrind: 730 instructions an exchange, was 2,800).
         struct Last {
             var method: String
             var url: String
