@@ -202,7 +202,8 @@ let package = Package(
         .target(name: "CourierLLM", swiftSettings: library),
         // Where Courier and the LLM answer decoder meet: `LLMResponseDecoding` for endpoints.
         .target(name: "CourierLLMAdapter", dependencies: ["Courier", "CourierLLM", "CourierTransfers"], swiftSettings: library),
-        .target(name: "CourierConcurrency", dependencies: ["Courier"], swiftSettings: library),
+        .target(
+            name: "CourierConcurrency", dependencies: ["Courier", .product(name: "Logging", package: "swift-log")], swiftSettings: library),
         .target(
             name: "CourierCombine",
             dependencies: [
@@ -389,7 +390,9 @@ let package = Package(
         ),
         .testTarget(
             name: "CourierConcurrencyTests",
-            dependencies: ["CourierConcurrency", "Courier", "IntegrationTestSupport", .product(name: "CourierSandbox", package: "Sandbox")],
+            dependencies: [
+                "CourierConcurrency", "Courier", "CourierTesting", "IntegrationTestSupport", .product(name: "CourierSandbox", package: "Sandbox"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -40,7 +40,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        // Child processes (the cache conformance runner drives `courier` through the CLI).
+        // Child processes (the cache conformance runner drives `courier` through the CLI; `--open` starts a browser).
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
     ],
     targets: [
@@ -52,6 +52,8 @@ let package = Package(
                 library("CourierWebSocket"), sandbox,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                // `--open` starts the browser (LinkOpener).
+                .product(name: "Subprocess", package: "swift-subprocess", condition: .when(platforms: [.linux, .macOS])),
             ],
             swiftSettings: strict
         ),
@@ -216,7 +218,7 @@ let package = Package(
         // binary run as a person runs it.
         .testTarget(
             name: "CourierCLITests",
-            dependencies: courier + ["courier", "IntegrationTestSupport", sandbox, library("HackerNewsAPI")],
+            dependencies: courier + ["courier", "IntegrationTestSupport", sandbox, library("HackerNewsAPI"), library("SeoulCultureAPI")],
             swiftSettings: strict
         ),
     ]

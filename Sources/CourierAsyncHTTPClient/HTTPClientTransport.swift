@@ -39,7 +39,7 @@ public final class HTTPClientTransport: CallTransport, Sendable {
         /// A gzip/deflate body may expand at most this many times its compressed size.
         public var maxDecompressionRatio: Int = CallLimits.defaultMaxDecompressionRatio
         /// Deadline used when no `CallContext` sets one.
-        public var defaultTimeout: Duration = .seconds(60)
+        public var defaultTimeout: Duration = CallLimits.defaultTimeout
         /// The proxies requests go through (nil: every request direct). A client per proxy is
         /// made on first use. An HTTP proxy is reached with `CONNECT` for `http` URLs as well
         /// (AsyncHTTPClient tunnels every URL), so a proxy that allows `CONNECT` only to port 443
@@ -105,7 +105,7 @@ public final class HTTPClientTransport: CallTransport, Sendable {
     /// A transport over an `HTTPClient` you own and shut down yourself. Its tracing is yours too:
     /// when the `NetworkClient` traces, make the client with `configuration.tracing.tracer = nil`,
     /// or each exchange is traced and its headers injected twice.
-    public init(client: HTTPClient, defaultTimeout: Duration = .seconds(60)) {
+    public init(client: HTTPClient, defaultTimeout: Duration = CallLimits.defaultTimeout) {
         self.client = client
         self.connections = ConnectionUse()
         self.owned = false
@@ -188,8 +188,6 @@ public final class HTTPClientTransport: CallTransport, Sendable {
             throw Self.converted(error)
         }
     }
-
-    package var buffers: Bool { true }
 
     package func sendBuffered(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: CallContext) async throws -> (HTTPResponse, Data) {
         do {
@@ -294,7 +292,7 @@ public final class HTTPClientTransport: CallTransport, Sendable {
 
     /// The whole-call deadline, always; the idle timeout of streamed bodies (AsyncHTTPClient's read
     /// timeout) unless the transport runs over a client it did not configure.
-    public var capabilities: TransportCapabilities { settings != nil ? [.deadline, .idleTimeout] : [.deadline] }
+    public var capabilities: TransportCapabilities { settings != nil ? [.deadline, .idleTimeout, .buffersWhole] : [.deadline, .buffersWhole] }
 
     /// The client for streams with `idleTimeout`, made on first use with this transport's
     /// settings — without decompression: an event stream is not worth compressing (gzip holds

@@ -49,4 +49,7 @@ public struct CallLimits: Sendable, Equatable {
     public static let defaultMaxResponseBytes = 16 * 1024 * 1024
     /// 100: the default ``maxDecompressionRatio`` (a transport that decompresses uses it).
     public static let defaultMaxDecompressionRatio = 100
+    /// 30 s: a call's deadline when its endpoint sets none (the client's `timeout`), and a
+    /// transport's when it is sent to without a call's context.
+    public static let defaultTimeout: Duration = .seconds(30)
 }

@@ -37,17 +37,22 @@ public struct CallTraits: Sendable, Equatable {
     public var deduplicable: Bool
     /// How a `CacheMiddleware` treats the call: ``CachePolicy/standard`` by default.
     public var cachePolicy: CachePolicy
+    /// Whether the call gets an idempotency key minted for it when its method is one the client's
+    /// `NetworkClient.IdempotencyKeys` names (POST and PATCH by default): one key per call, the
+    /// same on every attempt and redirect hop, so a retried write is done once. False by default.
+    public var wantsIdempotencyKey: Bool
 
     /// Traits with the defaults: automatic authorization, idempotency by method, de-duplicable,
-    /// the standard cache policy.
+    /// the standard cache policy, no idempotency key.
     public init(
         authorization: Authorization = .automatic, idempotent: Bool? = nil, deduplicable: Bool = true,
-        cachePolicy: CachePolicy = .standard
+        cachePolicy: CachePolicy = .standard, wantsIdempotencyKey: Bool = false
     ) {
         self.authorization = authorization
         self.idempotent = idempotent
         self.deduplicable = deduplicable
         self.cachePolicy = cachePolicy
+        self.wantsIdempotencyKey = wantsIdempotencyKey
     }
 
     /// Whether a call with `method` may be sent again: ``idempotent`` when set, else by method.

@@ -13,6 +13,11 @@ public struct TransportCapabilities: OptionSet, Sendable {
     /// It fails a streamed body silent for ``CallContext/idleTimeout`` itself (the client need
     /// not watch the body from a task of its own — one hand-over per network read instead of two).
     public static let idleTimeout = TransportCapabilities(rawValue: 1 << 1)
+    /// It has a buffered path (``CallTransport/sendBuffered(_:body:baseURL:context:)``) worth
+    /// taking: a client with no middleware (nothing needs the body as an `HTTPBody` stream) skips
+    /// wrapping the bytes in an `HTTPBody` and collecting them again. Read only of Courier's own
+    /// transports.
+    package static let buffersWhole = TransportCapabilities(rawValue: 1 << 2)
 }
 
 /// A `ClientTransport` that says what it does on its own. A transport that is not one gets
@@ -29,18 +34,12 @@ public protocol CapableTransport: ClientTransport {
 package protocol CallTransport: CapableTransport {
     /// Sends `request` for the call `context` describes.
     func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: CallContext) async throws -> (HTTPResponse, HTTPBody?)
-    /// Sends `request` and returns the head and the whole body, when ``buffers`` is true: a client
-    /// with no middleware (nothing needs the body as an `HTTPBody` stream) skips wrapping the bytes
-    /// in an `HTTPBody` and collecting them again.
+    /// Sends `request` and returns the head and the whole body (taken when the transport's
+    /// capabilities hold ``TransportCapabilities/buffersWhole``).
     func sendBuffered(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: CallContext) async throws -> (HTTPResponse, Data)
-    /// Whether ``sendBuffered(_:body:baseURL:context:)`` is worth calling.
-    var buffers: Bool { get }
 }
 
 extension CallTransport {
-    /// No buffered path.
-    package var buffers: Bool { false }
-
     /// Sends and collects the whole body (for a transport without a buffered path of its own).
     package func sendBuffered(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: CallContext) async throws -> (HTTPResponse, Data) {
         let (head, answer) = try await send(request, body: body, baseURL: baseURL, context: context)

@@ -102,6 +102,17 @@ public actor FavouritesStore {
         try await connection.query("DELETE FROM favourites WHERE id = ? RETURNING id", [.text(id)]).isEmpty == false
     }
 
+    /// Whether the program `id` is a favourite (the app's filled star on a program's page).
+    public func contains(_ id: String) async throws -> Bool {
+        try await connection.query("SELECT 1 FROM favourites WHERE id = ?", [.text(id)]).isEmpty == false
+    }
+
+    /// The ids of every favourite, read in one query: to mark a whole list (a star beside each
+    /// favourite, as the app's calendar list did) without a query per program.
+    public func ids() async throws -> Set<String> {
+        Set(try await connection.query("SELECT id FROM favourites").compactMap { $0.column("id")?.string })
+    }
+
     /// Every favourite that can be read, by start date then title (``contents()`` also names the
     /// ones that cannot).
     public func all() async throws -> [CulturalProgram] {

@@ -2,14 +2,16 @@ public import Foundation
 
 /// Programs as an RFC 5545 calendar that calendar apps import: one all-day event per program
 /// (`DTSTART;VALUE=DATE`, exclusive `DTEND` the day after the last), text escaped, lines folded
-/// at 75 octets without splitting a UTF-8 character, CRLF line ends, a stable `UID` per program.
+/// at 75 octets without splitting a UTF-8 character, CRLF line ends, a stable `UID` per program;
+/// with an ``Alarm``, a `VALARM` in each event so the calendar app reminds.
 ///
 /// ```swift
-/// try ICalendarExport.document(for: favourites).write(to: url, atomically: true, encoding: .utf8)
+/// try ICalendarExport.document(for: favourites, alarm: .init("1d")).write(to: url, atomically: true, encoding: .utf8)
 /// ```
 public enum ICalendarExport {
-    /// The whole `VCALENDAR`; `stamp` is the `DTSTAMP` (when the file was made).
-    public static func document(for programs: [CulturalProgram], stamp: Date = Date()) -> String {
+    /// The whole `VCALENDAR`; `stamp` is the `DTSTAMP` (when the file was made); `alarm`, when
+    /// given, adds a reminder that long before each event's start.
+    public static func document(for programs: [CulturalProgram], stamp: Date = Date(), alarm: Alarm? = nil) -> String {
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Courier//Raon Seoul culture//KO", "CALSCALE:GREGORIAN", "METHOD:PUBLISH"]
         let dtstamp = utcStamp(stamp)
         for program in programs {
@@ -25,6 +27,7 @@ public enum ICalendarExport {
             if !program.category.isEmpty { lines.append("CATEGORIES:\(escape(program.category))") }
             if let latitude = program.latitude, let longitude = program.longitude { lines.append("GEO:\(latitude);\(longitude)") }
             if let homepage = program.homepage { lines.append("URL:\(homepage.absoluteString)") }
+            if let alarm { lines += alarm.lines(summary: escape(program.title)) }
             lines.append("END:VEVENT")
         }
         lines.append("END:VCALENDAR")

@@ -33,7 +33,8 @@ struct AlanPromptTests {
         #expect(prompt.contains("struct CoinArticle: Codable {"))
         #expect(prompt.contains("    let newsSourceURL: String"))
         #expect(prompt.contains("1. 현재 국내 시간을 기준으로 최근 24시간 뉴스를 분석해 이더리움 시장 분위기를 요약"))
-        #expect(prompt.contains("2. 뉴스 중 3개를 골라 각각 제목, 요약, 출처 링크를 작성"))
+        #expect(prompt.contains("2. 전체적인 시장 분위기를 positive, neutral, negative 중 하나로 판단해 marketMood에 작성"))
+        #expect(prompt.contains("3. 뉴스 중 3개를 골라 각각 제목, 요약, 출처 링크를 작성"))
         #expect(prompt.hasSuffix("위 조건에 따라 \"이더리움\"에 대한 내용을 위 JSON 형식으로 작성 (마크다운 금지, 출처 제외)"))
     }
 

@@ -4,6 +4,7 @@ import CourierTesting
 import CourierTransfers
 import Foundation
 import IntegrationTestSupport
+import Synchronization
 import Testing
 
 /// `bytes`, `lines` and `jsonLines` against the sandbox's `/ndjson` and `/files` routes.
@@ -145,6 +146,30 @@ struct ByteStreamTests {
                 for try await _ in NetworkClient().lines(TestEndpoint(baseURL: sandbox.baseURL, path: "/status/404")) { lines += 1 }
             }
             #expect(lines == 0)
+        }
+    }
+
+    @Test("a stream's status is mapped once, with its body; a status the endpoint accepts streams its body")
+    func statusMappedOnceWithItsBody() async throws {
+        try await withSandbox { sandbox in
+            let client = NetworkClient()
+            let mapped = Mutex<[Data]>([])
+            let counting = StatusMapping { response, body in
+                mapped.withLock { $0.append(body) }
+                return StatusMapping.standard.error(for: response, body: body)
+            }
+            let teapot = HTTPTask.requestParameters(["body": "no coffee"], encoding: .url)
+            let refused = TestEndpoint(baseURL: sandbox.baseURL, path: "/status/418", task: teapot, statusMapping: counting)
+            await #expect(throws: NetworkError.remoteError(418, "no coffee")) {
+                for try await _ in client.lines(refused) {}
+            }
+            #expect(mapped.withLock { $0 } == [Data("no coffee".utf8)])
+
+            let twoLines = HTTPTask.requestParameters(["body": "a\nb"], encoding: .url)
+            let accepted = TestEndpoint(baseURL: sandbox.baseURL, path: "/status/418", task: twoLines, statusMapping: .acceptAll)
+            var lines: [String] = []
+            for try await line in client.lines(accepted) { lines.append(line) }
+            #expect(lines == ["a", "b"])
         }
     }
 }

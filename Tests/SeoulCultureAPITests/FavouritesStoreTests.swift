@@ -36,6 +36,32 @@ extension SeoulSuite {
             try await reopened.close()
         }
 
+        @Test("contains(_:) and ids() tell a favourite from another program, across processes' writes")
+        func containsAndIDs() async throws {
+            let programs = try await withSeoulSandbox { sandbox in
+                try await sandbox.seoulControl(["rows": 60])
+                return try await sandbox.seoul(today: longAgo).allPrograms()
+            }
+            let file = temporaryFile()
+            defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+            let store = try await FavouritesStore.open(file: file)
+            #expect(try await store.ids().isEmpty)
+            #expect(try await store.contains(programs[5].id) == false)
+            try await store.add(programs[5])
+            try await store.add(programs[7])
+            // Another connection (as another process would) removes one.
+            let other = try await FavouritesStore.open(file: file)
+            try await other.remove(id: programs[7].id)
+            try await other.close()
+            #expect(try await store.contains(programs[5].id))
+            #expect(try await store.contains(programs[7].id) == false)
+            #expect(try await store.contains(programs[6].id) == false)
+            #expect(try await store.ids() == [programs[5].id])
+            #expect(try await store.contains("'; DROP TABLE favourites; --") == false)
+            #expect(try await store.ids() == [programs[5].id])
+            try await store.close()
+        }
+
         @Test("a saved favourite that no longer decodes is reported by id, not dropped")
         func unreadableReported() async throws {
             let programs = try await withSeoulSandbox { sandbox in

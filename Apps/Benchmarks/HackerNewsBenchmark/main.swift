@@ -70,7 +70,8 @@ print(
 
 for keepAlive in [true, false] {
     _ = try await control.response(
-        Control(baseURL: sandbox.baseURL, path: "/hn/control", query: ["latencyMs": latencyMs, "keepAlive": keepAlive ? 1 : 0]), validatingStatus: false)
+        Control(baseURL: sandbox.baseURL, path: "/hn/control", query: ["latencyMs": latencyMs, "keepAlive": keepAlive ? 1 : 0]),
+        validatingStatus: false)
     print(keepAlive ? "stand-in keeps connections open (as the real API does):" : "\nstand-in watches for disconnects (a new connection per item):")
     for concurrency in [16, 32] {
         let ideal = Double(depth * latencyMs) + (Double(items) / Double(concurrency)).rounded(.up) * Double(latencyMs)
@@ -92,7 +93,8 @@ for keepAlive in [true, false] {
             extra: "(best \(Int(times.min() ?? 0)) ms, server saw ≤ \(maxInFlight) at once)")
     }
 }
-_ = try await control.response(Control(baseURL: sandbox.baseURL, path: "/hn/control", query: ["latencyMs": latencyMs, "keepAlive": 1]), validatingStatus: false)
+_ = try await control.response(
+    Control(baseURL: sandbox.baseURL, path: "/hn/control", query: ["latencyMs": latencyMs, "keepAlive": 1]), validatingStatus: false)
 
 let idealOne = Double(depth * latencyMs) + (Double(items) / 16).rounded(.up) * Double(latencyMs)
 let sequentialClient = HackerNewsClient(baseURL: root, maxConcurrent: 1)

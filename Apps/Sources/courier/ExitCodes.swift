@@ -7,8 +7,9 @@ import Courier
 /// | code | meaning |
 /// |---|---|
 /// | 0 | success |
-/// | 1 | the command could not do what was asked (nothing to export, a file not written, a demo step failed, no saved login) |
+/// | 1 | the command could not do what was asked (nothing to export, a file not written, a demo step failed, no saved login, no link to open, a browser that failed) |
 /// | 10–17 | a network call failed, one code per ``NetworkError/Family`` (``code(for:)``) |
+/// | 15 | also: a link `--open` refuses (not `http`/`https`, ``LinkOpener``), nothing opened |
 /// | 64 | bad usage: an unknown option, a bad value, an unreadable file named by an option |
 /// | 130 | interrupted (Ctrl-C) |
 enum ExitCodes {
@@ -44,8 +45,8 @@ enum ExitCodes {
         (nothing to export, a file not written, a demo step failed); 10 transport (refused, \
         timeout, DNS, TLS, redirects); 11 client error answer (4xx); 12 server error answer \
         (5xx); 13 authorization (401, key, quota); 14 unusable response (bad JSON, too large, \
-        cut off; no JSON in an LLM answer); 15 request not sent (bad URL, insecure http://, \
-        encoding); 16 cancelled; 17 a local file (disk full, the same download already running, \
+        cut off; no JSON in an LLM answer); 15 nothing sent or opened (bad URL, insecure \
+        http://, encoding; a link --open refuses: not http(s)); 16 cancelled; 17 a local file (disk full, the same download already running, \
         checksum mismatch); 64 bad usage (also an unreadable or invalid file named by an \
         option); 130 interrupted (Ctrl-C; at a password prompt the terminal's echo is put back \
         first).

@@ -127,6 +127,7 @@ public struct SandboxServer: Sendable {
         SampleRoutes().register(on: router)
         SSERoutes().register(on: router)
         FlakyRoutes().register(on: router)
+        IdempotentRoutes().register(on: router)
         CountedRoutes().register(on: router)
         TransferRoutes().register(on: router)
         TickerRoutes(hub: ticker).register(on: router)

@@ -64,22 +64,46 @@ public struct CoinWeekly: Codable, Sendable, Equatable, PromptDescribable {
     ]
 }
 
-/// The report's third section: today's mood and three news (the coin app's `CoinTodayNewsDTO`).
+/// The report's third section: today's mood and three news (the coin app's `CoinTodayNewsDTO`,
+/// plus the mood label the app showed above the news).
 public struct CoinTodayNews: Codable, Sendable, Equatable, PromptDescribable {
     /// A summary of the last 24 hours' market sentiment.
     public var summaryOfTodaysMarketSentiment: String
+    /// The market's mood in one word, when the model gave one that names a mood (``MarketMood``):
+    /// a missing, unknown or mistyped value is nil, never a failed section.
+    public var marketMood: MarketMood?
     /// Three articles.
     public var articles: [CoinArticle]
 
     /// Creates a today section.
-    public init(summaryOfTodaysMarketSentiment: String, articles: [CoinArticle]) {
+    public init(summaryOfTodaysMarketSentiment: String, marketMood: MarketMood? = nil, articles: [CoinArticle]) {
         self.summaryOfTodaysMarketSentiment = summaryOfTodaysMarketSentiment
+        self.marketMood = marketMood
         self.articles = articles
+    }
+
+    enum CodingKeys: String, CodingKey { case summaryOfTodaysMarketSentiment, marketMood, articles }
+
+    /// Decodes the summary and the articles as written; the mood tolerantly (``MarketMood/init(answer:)``).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        summaryOfTodaysMarketSentiment = try container.decode(String.self, forKey: .summaryOfTodaysMarketSentiment)
+        marketMood = container.mood(forKey: .marketMood)
+        articles = try container.decode([CoinArticle].self, forKey: .articles)
+    }
+
+    /// Encodes every field, `marketMood` as `null` when there is none.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(summaryOfTodaysMarketSentiment, forKey: .summaryOfTodaysMarketSentiment)
+        try container.encode(marketMood, forKey: .marketMood)
+        try container.encode(articles, forKey: .articles)
     }
 
     /// The field comments the coin app pasted into its prompt.
     public static let promptFields: [PromptField] = [
         PromptField("summaryOfTodaysMarketSentiment", "최근 24시간 뉴스로 본 오늘의 시장 분위기 요약"),
+        PromptField("marketMood", "오늘의 시장 분위기 한 단어: positive(호재), neutral(보합세), negative(악재) 중 하나"),
         PromptField("articles", "뉴스 3개"),
     ]
     /// ``CoinArticle``, described after this struct in the prompt.
@@ -117,4 +141,12 @@ public struct CoinArticle: Codable, Sendable, Equatable, PromptDescribable {
         PromptField("summary", "뉴스 요약"),
         PromptField("newsSourceURL", "뉴스 출처 링크"),
     ]
+}
+
+extension KeyedDecodingContainer {
+    /// The mood at `key`: nil when it is absent, null, not a string or names no mood.
+    func mood(forKey key: Key) -> MarketMood? {
+        guard let text = (try? decodeIfPresent(String.self, forKey: key)) ?? nil else { return nil }
+        return MarketMood(answer: text)
+    }
 }

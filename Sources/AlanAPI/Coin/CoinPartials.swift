@@ -72,21 +72,25 @@ extension CoinTodayNews {
     public struct Partial: Decodable, Sendable, Equatable {
         /// The summary so far.
         public var summaryOfTodaysMarketSentiment: String?
+        /// The mood, once its word is written whole and names one (a half-written word is nil).
+        public var marketMood: MarketMood?
         /// The articles so far (the last one possibly half written).
         public var articles: [CoinArticle.Partial]?
 
         /// A partial today section.
-        public init(summaryOfTodaysMarketSentiment: String? = nil, articles: [CoinArticle.Partial]? = nil) {
+        public init(summaryOfTodaysMarketSentiment: String? = nil, marketMood: MarketMood? = nil, articles: [CoinArticle.Partial]? = nil) {
             self.summaryOfTodaysMarketSentiment = summaryOfTodaysMarketSentiment
+            self.marketMood = marketMood
             self.articles = articles
         }
 
-        enum CodingKeys: String, CodingKey { case summaryOfTodaysMarketSentiment, articles }
+        enum CodingKeys: String, CodingKey { case summaryOfTodaysMarketSentiment, marketMood, articles }
 
         /// Decodes each field on its own: a field of another shape is nil, not a failure.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             summaryOfTodaysMarketSentiment = container.lenient(String.self, forKey: .summaryOfTodaysMarketSentiment)
+            marketMood = container.mood(forKey: .marketMood)
             articles = container.lenient([CoinArticle.Partial].self, forKey: .articles)
         }
     }

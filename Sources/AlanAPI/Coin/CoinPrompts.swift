@@ -23,12 +23,13 @@ public enum CoinPrompts {
             ])
     }
 
-    /// Today's mood and three news.
+    /// Today's mood (a summary and one word, ``MarketMood``) and three news.
     public static func today(for coin: Coin) -> String {
         AlanPrompt.make(
             for: CoinTodayNews.self, subject: coin.koreanName,
             rules: [
                 "현재 국내 시간을 기준으로 최근 24시간 뉴스를 분석해 \(coin.koreanName) 시장 분위기를 요약",
+                "전체적인 시장 분위기를 positive, neutral, negative 중 하나로 판단해 marketMood에 작성",
                 "뉴스 중 3개를 골라 각각 제목, 요약, 출처 링크를 작성",
             ])
     }

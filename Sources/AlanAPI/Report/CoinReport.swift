@@ -2,6 +2,7 @@ import Courier
 import CourierConcurrency
 import CourierLLM
 import Foundation
+public import Logging
 import Synchronization
 
 /// The coin report of seeds 000/002: overview, weekly trend and today's mood with three news,
@@ -9,10 +10,13 @@ import Synchronization
 /// through `OrderedReveal`. Each section is a `FetchState`, cancellable (it shows
 /// `.cancel(.taskCancelled)` at once) and retryable on its own; every failure, network or not,
 /// ends in `.failure` — never a section stuck loading. The overview comes from ``cache`` when it
-/// holds a fresh one (no request), and is stored there after a fetch.
+/// holds a fresh one (no request), and is stored there after a fetch. With a `logger`, each
+/// failure is logged once when it is shown, as the seed's `print(ne.log())`:
+/// `quotaExceeded(401)-"AlanAPI/CoinReport.swift#weekly"` (the section after `#`; no key or
+/// query in it).
 ///
 /// ```swift
-/// let report = CoinReport(coin: Coin(symbol: "BTC"), source: alan, cache: FileCoinOverviewCache()) { section, snapshot in
+/// let report = CoinReport(coin: Coin(symbol: "BTC"), source: alan, cache: FileCoinOverviewCache(), logger: logger) { section, snapshot in
 ///     render(snapshot)   // called from background tasks: keep it nonisolated
 /// }
 /// await report.run()          // returns when all three are revealed or cancelled
@@ -38,7 +42,7 @@ public final class CoinReport<C: Clock>: Sendable where C.Duration == Duration {
     /// keeps working.
     public init(
         coin: Coin, source: any CoinReportSource, cache: (any CoinOverviewCache)? = nil,
-        interval: Duration = .milliseconds(350), clock: C, streaming: Bool = false,
+        interval: Duration = .milliseconds(350), clock: C, streaming: Bool = false, logger: Logger? = nil,
         onChange: @escaping @Sendable (CoinSection, CoinReportSnapshot) -> Void = { _, _ in }
     ) {
         self.coin = coin
@@ -63,7 +67,7 @@ public final class CoinReport<C: Clock>: Sendable where C.Duration == Duration {
         let today = Self.section(
             .today, store: store, state: \.today, draft: \.todayDraft,
             operation: { partial in streaming ? try await source.today(for: coin, partial: partial) : try await source.today(for: coin) })
-        self.reveal = OrderedReveal(interval: interval, clock: clock, sections: [overview, weekly, today])
+        self.reveal = OrderedReveal(interval: interval, clock: clock, sections: [overview, weekly, today], logger: logger)
     }
 
     /// A section whose state and draft are at `state` and `draft` in the snapshot: the final
@@ -154,11 +158,11 @@ extension CoinReport where C == ContinuousClock {
     /// A report revealed `interval` apart in real time.
     public convenience init(
         coin: Coin, source: any CoinReportSource, cache: (any CoinOverviewCache)? = nil,
-        interval: Duration = .milliseconds(350), streaming: Bool = false,
+        interval: Duration = .milliseconds(350), streaming: Bool = false, logger: Logger? = nil,
         onChange: @escaping @Sendable (CoinSection, CoinReportSnapshot) -> Void = { _, _ in }
     ) {
         self.init(
             coin: coin, source: source, cache: cache, interval: interval, clock: ContinuousClock(), streaming: streaming,
-            onChange: onChange)
+            logger: logger, onChange: onChange)
     }
 }

@@ -45,8 +45,8 @@ package struct CallPipeline: Sendable {
         redirects = configuration.redirects
         insecureHostsAllowed = configuration.insecureHostsAllowed
         let own = transport as? any CallTransport
-        buffering = configuration.middlewares.isEmpty && own?.buffers == true ? own : nil
         capabilities = (transport as? any CapableTransport)?.capabilities ?? []
+        buffering = configuration.middlewares.isEmpty && capabilities.contains(.buffersWhole) ? own : nil
         bridges = own == nil || configuration.middlewares.contains { !($0 is any CallMiddleware) }
     }
 
@@ -86,42 +86,47 @@ package struct CallPipeline: Sendable {
         return try await CallContext.$task.withValue(context) { try await body() }
     }
 
+    /// The hops of a buffered call: each answer's body collected within the limit.
     private func collectHops(_ call: NetworkClient.Call, _ context: CallContext) async throws -> Collected {
+        let (request, head, body, redirects) = try await followHops(call, context) { hop in
+            try await exchange(hop, operationID: call.operationID, context: context)
+        }
+        return Collected(request: request, head: head, body: body, redirects: redirects)
+    }
+
+    /// The hops of a streamed call: the final answer's body handed back unread.
+    private func openHops(_ call: NetworkClient.Call, _ context: CallContext) async throws -> (HTTPResponse, HTTPBody?) {
+        let send = chain(operationID: call.operationID, context: context)
+        let (_, head, body, _) = try await followHops(call, context) { hop in
+            let (head, body) = try await send(hop.request, hop.body, hop.baseURL)
+            try checkHead(head)
+            return (head, body)
+        }
+        return (head, body)
+    }
+
+    /// The one hop loop: sends each hop with `exchange` (which gets its answer in the shape the
+    /// call wants: bytes collected, or a body to stream) and follows redirects until an answer is
+    /// not one. A redirect's body is dropped unread (dropping it releases the connection).
+    private func followHops<Body>(
+        _ call: NetworkClient.Call, _ context: CallContext, exchange: (Hop) async throws -> (HTTPResponse, Body)
+    ) async throws -> (request: HTTPRequest, head: HTTPResponse, body: Body, redirects: [NetworkResponse.Redirect]) {
         var hop = Hop(
             request: call.built.request, body: call.built.body, baseURL: call.built.baseURL,
             plainHTTPHost: call.built.plainHTTPHost)
         var hops = 0
-        var steps: [NetworkResponse.Redirect] = []
+        var redirects: [NetworkResponse.Redirect] = []
         while true {
             try checkTransportSecurity(hop.plainHTTPHost)
-            let (head, data) = try await exchange(hop, operationID: call.operationID, context: context)
+            let (head, body) = try await exchange(hop)
             guard let next = try nextHop(after: head, hop, secrets: call.secrets, hops: &hops) else {
-                return Collected(request: hop.request, head: head, body: data, redirects: steps)
+                return (hop.request, head, body, redirects)
             }
             if let from = URL(string: URLJoin.join(hop.baseURL, hop.request.path ?? "/")),
                 let to = URL(string: URLJoin.join(next.baseURL, next.request.path ?? "/"))
             {
-                steps.append(NetworkResponse.Redirect(from: from, to: to, status: head.status.code))
+                redirects.append(NetworkResponse.Redirect(from: from, to: to, status: head.status.code))
             }
-            Self.recordRedirect(head, to: next, secrets: call.secrets, recorder: context.recorder)
-            hop = next
-        }
-    }
-
-    private func openHops(_ call: NetworkClient.Call, _ context: CallContext) async throws -> (HTTPResponse, HTTPBody?) {
-        var hop = Hop(
-            request: call.built.request, body: call.built.body, baseURL: call.built.baseURL,
-            plainHTTPHost: call.built.plainHTTPHost)
-        var hops = 0
-        let send = chain(operationID: call.operationID, context: context)
-        while true {
-            try checkTransportSecurity(hop.plainHTTPHost)
-            let (head, body) = try await send(hop.request, hop.body, hop.baseURL)
-            try checkHead(head)
-            guard let next = try nextHop(after: head, hop, secrets: call.secrets, hops: &hops) else {
-                return (head, body)
-            }
-            _ = body  // a redirect's body is dropped unread (dropping it releases the connection)
             Self.recordRedirect(head, to: next, secrets: call.secrets, recorder: context.recorder)
             hop = next
         }
@@ -143,36 +148,27 @@ package struct CallPipeline: Sendable {
     private func exchange(_ hop: Hop, operationID: String, context: CallContext) async throws -> (HTTPResponse, Data) {
         try Task.checkCancellation()
         let limit = limits.maxResponseBytes
-        let recorder = context.recorder
+        let head: HTTPResponse
+        let data: Data
         if let buffering {
-            var request = hop.request
-            if let recorder { Self.startAttempt(&request, baseURL: hop.baseURL, recorder: recorder, secrets: context.secrets) }
-            let head: HTTPResponse
-            let data: Data
-            do {
-                (head, data) = try await buffering.sendBuffered(request, body: hop.body, baseURL: hop.baseURL, context: context)
-            } catch {
-                recorder?.record(.attemptFailed(reason: NetworkError(error).logDescription))
-                throw error
+            (head, data) = try await Self.attempt(hop.request, baseURL: hop.baseURL, context: context) { request in
+                try await buffering.sendBuffered(request, body: hop.body, baseURL: hop.baseURL, context: context)
             }
-            recorder?.record(.responseHead(status: head.status.code))
             try checkHead(head)
-            if data.count > limit { throw NetworkError.responseTooLarge(limit: limit) }
-            recorder?.record(.bodyDone(bytes: data.count))
-            return (head, data)
+        } else {
+            let body: HTTPBody?
+            (head, body) = try await chain(operationID: operationID, context: context)(hop.request, hop.body, hop.baseURL)
+            try checkHead(head)
+            if let body, let handed = context.collected?.take(body) {
+                data = handed  // a body the cache served from memory comes as the Data it is
+            } else if let body {
+                data = try await BodyCollector.collect(body, limit: limit)
+            } else {
+                data = Data()
+            }
         }
-        let next = chain(operationID: operationID, context: context)
-        let (head, body) = try await next(hop.request, hop.body, hop.baseURL)
-        try checkHead(head)
-        guard let body else { return (head, Data()) }
-        // A body the cache served from memory comes as the Data it is.
-        if let data = context.collected?.take(body) {
-            if data.count > limit { throw NetworkError.responseTooLarge(limit: limit) }
-            recorder?.record(.bodyDone(bytes: data.count))
-            return (head, data)
-        }
-        let data = try await BodyCollector.collect(body, limit: limit)
-        recorder?.record(.bodyDone(bytes: data.count))
+        if data.count > limit { throw NetworkError.responseTooLarge(limit: limit) }
+        context.recorder?.record(.bodyDone(bytes: data.count))
         return (head, data)
     }
 
@@ -182,18 +178,8 @@ package struct CallPipeline: Sendable {
         var next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) = { request, body, baseURL in
             // Every HTTP exchange passes here, whichever middleware sent it (a retry, a
             // revalidation): the timeline's attempts.
-            guard let recorder = context.recorder else {
-                return try await Self.send(request, body, baseURL, transport, operationID, context)
-            }
-            var request = request
-            Self.startAttempt(&request, baseURL: baseURL, recorder: recorder, secrets: context.secrets)
-            do {
-                let (head, responseBody) = try await Self.send(request, body, baseURL, transport, operationID, context)
-                recorder.record(.responseHead(status: head.status.code))
-                return (head, responseBody)
-            } catch {
-                recorder.record(.attemptFailed(reason: NetworkError(error).logDescription))
-                throw error
+            try await Self.attempt(request, baseURL: baseURL, context: context) { request in
+                try await Self.send(request, body, baseURL, transport, operationID, context)
             }
         }
         for middleware in middlewares.reversed() {
@@ -219,9 +205,27 @@ package struct CallPipeline: Sendable {
         }
     }
 
+    /// One HTTP exchange, recorded in the call's timeline when someone listens: its start (and
+    /// trace context), its head or its failure.
+    private static func attempt<Body>(
+        _ request: HTTPRequest, baseURL: URL, context: CallContext, send: (HTTPRequest) async throws -> (HTTPResponse, Body)
+    ) async throws -> (HTTPResponse, Body) {
+        guard let recorder = context.recorder else { return try await send(request) }
+        var request = request
+        startAttempt(&request, baseURL: baseURL, recorder: recorder, secrets: context.secrets)
+        do {
+            let answer = try await send(request)
+            recorder.record(.responseHead(status: answer.0.status.code))
+            return answer
+        } catch {
+            recorder.record(.attemptFailed(reason: NetworkError(error).logDescription))
+            throw error
+        }
+    }
+
     /// Records the start of an HTTP exchange of `request`; when the client traces, the request
     /// carries the exchange's W3C trace context (set, replacing any a previous attempt carried).
-    static func startAttempt(_ request: inout HTTPRequest, baseURL: URL, recorder: CallRecorder, secrets: [String]) {
+    private static func startAttempt(_ request: inout HTTPRequest, baseURL: URL, recorder: CallRecorder, secrets: [String]) {
         let url = recorder.redactedURL(URLJoin.join(baseURL, request.path ?? "/")) { Redactor(secrets: secrets).url($0) }
         let attempt = recorder.startAttempt(url: url)
         guard let tracing = recorder.tracing, let context = tracing.traceContext(forAttempt: attempt) else { return }

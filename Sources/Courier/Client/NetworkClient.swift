@@ -95,12 +95,15 @@ public final class NetworkClient: NetworkProviding, Sendable {
     /// Everything taken from `endpoint` before the first suspension: nothing generic over the
     /// endpoint type lives across an `await` (cheaper frames in unspecialised generic code).
     package func call(for endpoint: some Endpoint) throws(NetworkError) -> Call {
-        Call(
-            built: try builder.build(endpoint),
+        var built = try builder.build(endpoint)
+        let traits = endpoint.traits
+        configuration.idempotencyKeys.stamp(&built.request, traits: traits)
+        return Call(
+            built: built,
             timeout: endpoint.timeout ?? configuration.timeout,
             secrets: endpoint.secrets,
             statusMapping: endpoint.statusMapping,
-            traits: endpoint.traits,
+            traits: traits,
             // Only middlewares read the operation ID; naming the type costs a reflection call.
             operationID: configuration.middlewares.isEmpty ? "courier" : String(describing: type(of: endpoint))
         )
@@ -130,15 +133,23 @@ public final class NetworkClient: NetworkProviding, Sendable {
         // Only a middleware (the cache) hands a collected answer over: none, nothing to allocate.
         if !configuration.middlewares.isEmpty { context.collected = CollectedAnswer() }
         context.recorder = recorder(for: call)
-        do {
+        return try await failing(context.recorder) { [context] in
             let collected = try await pipeline.collect(call, context: context)
             let statusError = call.statusMapping.error(for: collected.head, body: collected.body)
             finish(context.recorder, status: collected.head.status.code, error: statusError)
             return NetworkResponse(
                 request: collected.request, head: collected.head, body: collected.body, statusError: statusError, redirects: collected.redirects)
+        }
+    }
+
+    /// The one catch path of every call, buffered or streamed: a failure becomes its
+    /// `NetworkError` (cancellation first) and ends the call's timeline.
+    private func failing<T>(_ recorder: CallRecorder?, _ body: () async throws -> T) async throws(NetworkError) -> T {
+        do {
+            return try await body()
         } catch {
             let failure: NetworkError = Task.isCancelled ? .taskCancelled : NetworkError(error)
-            finish(context.recorder, status: nil, error: failure)
+            finish(recorder, status: nil, error: failure)
             throw failure
         }
     }
@@ -175,14 +186,12 @@ public final class NetworkClient: NetworkProviding, Sendable {
         var context = call.context(maxResponseBytes: limit, streams: true, idleTimeout: idleTimeout)
         context.downloadOffer = downloadOffer
         context.recorder = recorder(for: call)
-        do {
+        return try await failing(context.recorder) { [context] in
             let (head, opened) = try await pipeline.open(call, context: context)
-            if !accepting.contains(head.status.code), let error = call.statusMapping.error(for: head, body: Data()) {
-                var bytes = Data()
-                if let opened { bytes = try await BodyCollector.collect(opened, limit: limit) }
-                throw call.statusMapping.error(for: head, body: bytes) ?? error
-            }
             var body = opened
+            if !accepting.contains(head.status.code) {
+                body = try await Self.checkStatus(head, opened, mapping: call.statusMapping, limit: limit)
+            }
             if let idleTimeout, let watched = body, !pipeline.capabilities.contains(.idleTimeout) {
                 body = IdleWatchedBody.watch(watched, idleTimeout: idleTimeout)
             }
@@ -197,10 +206,23 @@ public final class NetworkClient: NetworkProviding, Sendable {
                 }
             }
             return (head, body)
-        } catch {
-            let failure: NetworkError = Task.isCancelled ? .taskCancelled : NetworkError(error)
-            finish(context.recorder, status: nil, error: failure)
-            throw failure
         }
+    }
+
+    /// An opened answer's status, mapped once: a success status (2xx) without its body (the body
+    /// is the stream), any other with its body, read within `limit` — and handed on as those
+    /// bytes when the mapping calls that status a success.
+    private static func checkStatus(_ head: HTTPResponse, _ opened: HTTPBody?, mapping: StatusMapping, limit: Int) async throws -> HTTPBody? {
+        if (200..<300).contains(head.status.code) {
+            if let error = mapping.error(for: head, body: Data()) { throw error }
+            return opened
+        }
+        guard let opened else {
+            if let error = mapping.error(for: head, body: Data()) { throw error }
+            return nil
+        }
+        let bytes = try await BodyCollector.collect(opened, limit: limit)
+        if let error = mapping.error(for: head, body: bytes) { throw error }
+        return HTTPBody(bytes)
     }
 }

@@ -49,6 +49,9 @@ extension NetworkClient {
         /// Who sees every call's events (``CallObserver``; none by default). Each runs off the
         /// calls' path: an observer that is slow or stuck never stalls a call.
         public var observers: [any CallObserver] = []
+        /// Which calls get an idempotency key minted, in what format and header (POST and PATCH
+        /// whose endpoint sets `CallTraits.wantsIdempotencyKey`, by default).
+        public var idempotencyKeys = IdempotencyKeys()
         /// What traces each call on its path (CourierObservability's `tracing`; nil, the default:
         /// nothing traced, nothing sent).
         package var callTracing: (any CallTracing)?
@@ -61,7 +64,7 @@ extension NetworkClient {
             decoder: JSONDecoder = JSONDecoder(),
             encoder: JSONEncoder = JSONEncoder(),
             maxResponseBytes: Int = CallLimits.defaultMaxResponseBytes,
-            timeout: Duration = .seconds(30),
+            timeout: Duration = CallLimits.defaultTimeout,
             insecureHostsAllowed: Set<String> = NetworkClient.loopbackHosts,
             logger: Logger = Logger(label: "courier"),
             limits: CallLimits = CallLimits(),

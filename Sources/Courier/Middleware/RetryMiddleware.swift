@@ -15,7 +15,10 @@ public import OpenAPIRuntime
 /// ```
 ///
 /// It never retries a non-idempotent call (POST, PATCH) unless the request carries an
-/// `Idempotency-Key` header or its endpoint says it is idempotent (`CallTraits.idempotent`);
+/// `Idempotency-Key` header (minted by the client for an endpoint that sets
+/// `CallTraits.wantsIdempotencyKey`: ``NetworkClient/IdempotencyKeys``) — then with
+/// ``RetryPolicy/keyedWriteStatuses``, never on 400 or 422 — or its endpoint says it is
+/// idempotent (`CallTraits.idempotent`);
 /// never after cancellation; and never when the wait plus another attempt as long as the last
 /// would end after the call's deadline. The body is replayed when it can be read again (bytes, a
 /// form, a file); a one-shot stream is never buffered for a replay: such a call is sent once. Each retry is logged at `.notice`, secrets redacted, with its reason and delay.
@@ -68,22 +71,30 @@ public struct RetryMiddleware: ClientMiddleware, CallMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let traits = context?.traits ?? CallTraits()
-        let retriable = traits.isIdempotent(request.method) || request.headerFields[Self.idempotencyKey] != nil
-        guard retriable, policy.maxAttempts > 1 else { return try await next(request, body, baseURL) }
+        let statuses: Set<Int>
+        let keyed: Bool
+        if traits.isIdempotent(request.method) {
+            (statuses, keyed) = (policy.retryableStatuses, false)
+        } else if request.headerFields[policy.idempotencyKeyHeader] != nil {
+            (statuses, keyed) = (policy.keyedWriteStatuses, true)
+        } else {
+            return try await next(request, body, baseURL)  // a write without a key is sent once
+        }
+        guard policy.maxAttempts > 1 else { return try await next(numbered(request, 1), body, baseURL) }
         let (body, replayable) = try await ReplayableBody.make(body)
-        guard replayable else { return try await next(request, body, baseURL) }
+        guard replayable else { return try await next(numbered(request, 1), body, baseURL) }
         var attempt = 1
         while true {
             let started = ContinuousClock.now
             let outcome: Result<(HTTPResponse, HTTPBody?), any Error>
             do {
-                outcome = .success(try await next(request, body, baseURL))
+                outcome = .success(try await next(numbered(request, attempt), body, baseURL))
             } catch {
                 outcome = .failure(error)
             }
             // The caller has gone: its answer is taskCancelled, whatever this attempt got.
             if Task.isCancelled { throw CancellationError() }
-            guard let failure = classify(outcome) else {
+            guard let failure = classify(outcome, statuses: statuses, keyed: keyed) else {
                 if case .success = outcome { budget?.recordSuccess() }
                 return try outcome.get()
             }
@@ -113,17 +124,27 @@ public struct RetryMiddleware: ClientMiddleware, CallMiddleware {
     }
 
     /// nil when the outcome is final (a success, a non-retryable status or error, cancellation).
-    private func classify(_ outcome: Result<(HTTPResponse, HTTPBody?), any Error>) -> Failure? {
+    /// A keyed write is also retried on `badServerResponse`: URLSession on Linux (libcurl) reports a
+    /// connection closed before any answer ("empty reply") so, and the key makes a resend safe.
+    private func classify(_ outcome: Result<(HTTPResponse, HTTPBody?), any Error>, statuses: Set<Int>, keyed: Bool) -> Failure? {
         switch outcome {
         case .success(let (response, _)):
-            guard policy.retryableStatuses.contains(response.status.code) else { return nil }
+            guard statuses.contains(response.status.code) else { return nil }
             return Failure(reason: "status \(response.status.code)", retryAfter: response.retryAfter)
         case .failure(let error):
             guard !Task.isCancelled, case .networkError(let urlError) = NetworkError(error),
-                policy.retryableErrors.contains(urlError.code)
+                policy.retryableErrors.contains(urlError.code) || (keyed && urlError.code == .badServerResponse)
             else { return nil }
             return Failure(reason: "\(NetworkError.networkError(urlError).logDescription)", retryAfter: .absent)
         }
+    }
+
+    /// `request` with ``RetryPolicy/attemptHeader`` set to `attempt`, when the policy names one.
+    private func numbered(_ request: HTTPRequest, _ attempt: Int) -> HTTPRequest {
+        guard let header = policy.attemptHeader else { return request }
+        var request = request
+        request.headerFields[header] = String(attempt)
+        return request
     }
 
     private enum Decision {

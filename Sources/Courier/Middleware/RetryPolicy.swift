@@ -1,5 +1,5 @@
 public import Foundation
-import HTTPTypes
+public import HTTPTypes
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -23,6 +23,16 @@ public struct RetryPolicy: Sendable {
     public var retryableStatuses: Set<Int>
     /// Transport failures worth another attempt (the connection failed, dropped or timed out).
     public var retryableErrors: Set<URLError.Code>
+    /// Statuses worth another attempt for a write that carries an idempotency key (the draft's
+    /// table): 408, 409 (the first request with the key is still being processed), 425, 429 and
+    /// every 5xx. Never 400 (a key required and missing) or 422 (the key reused with another
+    /// payload): those end the call as `NetworkError.remoteError`.
+    public var keyedWriteStatuses: Set<Int>
+    /// The field that makes a non-idempotent request retriable (`Idempotency-Key`).
+    public var idempotencyKeyHeader: HTTPField.Name
+    /// A field set on every attempt to its number, 1 for the first (e.g. `x-courier-attempt`), so
+    /// a server can tell which attempt it sees; nil (the default) sends none.
+    public var attemptHeader: HTTPField.Name?
 
     /// A policy; every parameter has the default described above.
     public init(
@@ -31,7 +41,10 @@ public struct RetryPolicy: Sendable {
         maxDelay: Duration = .seconds(20),
         maxRetryAfter: Duration = .seconds(60),
         retryableStatuses: Set<Int> = [429, 502, 503, 504],
-        retryableErrors: Set<URLError.Code> = RetryPolicy.transientErrors
+        retryableErrors: Set<URLError.Code> = RetryPolicy.transientErrors,
+        keyedWriteStatuses: Set<Int> = RetryPolicy.defaultKeyedWriteStatuses,
+        idempotencyKeyHeader: HTTPField.Name = HTTPField.Name("Idempotency-Key")!,
+        attemptHeader: HTTPField.Name? = nil
     ) {
         self.maxAttempts = maxAttempts
         self.baseDelay = baseDelay
@@ -39,7 +52,13 @@ public struct RetryPolicy: Sendable {
         self.maxRetryAfter = maxRetryAfter
         self.retryableStatuses = retryableStatuses
         self.retryableErrors = retryableErrors
+        self.keyedWriteStatuses = keyedWriteStatuses
+        self.idempotencyKeyHeader = idempotencyKeyHeader
+        self.attemptHeader = attemptHeader
     }
+
+    /// 408, 409, 425, 429 and 500–599: the default ``keyedWriteStatuses``.
+    public static let defaultKeyedWriteStatuses: Set<Int> = Set([408, 409, 425, 429]).union(500..<600)
 
     /// Refused, reset or dropped connections, timeouts, no network, name lookup failures.
     public static let transientErrors: Set<URLError.Code> = [

@@ -1,4 +1,5 @@
 import Courier
+public import Logging
 
 /// Starts a group of sections at once and shows their results top-down, in the declared
 /// order, at least ``interval`` apart (the coin report's "UI 순차 업데이트").
@@ -15,6 +16,10 @@ import Courier
 ///   is revealed at its first partial, by the same rule; from then on its partials and its final
 ///   state are shown as they come, and the next section's turn counts from that first reveal.
 /// - Time comes from `clock`, so tests can use a manual clock.
+/// - With a `logger`, each failure is logged once at `.error` when it is shown, as the seed's
+///   `print(ne.log())`: the error's ``NetworkError/log(file:function:)`` line naming the file
+///   that made the reveal and the section (`quotaExceeded(401)-"App/CoinViewModel.swift#weekly"`).
+///   A cancelled run, or one replaced by a retry before it was shown, logs nothing.
 ///
 /// ```swift
 /// let reveal = OrderedReveal(sections: [
@@ -42,6 +47,9 @@ public actor OrderedReveal<C: Clock> where C.Duration == Duration {
 
     private let sections: [RevealSection]
     private let clock: C
+    private let logger: Logger?
+    /// The file that made this reveal, for the log line.
+    private let file: String
     private var runs: [Run]
     /// Sections whose current run is still to be revealed, in reveal order.
     private var queue: [Int] = []
@@ -76,11 +84,15 @@ public actor OrderedReveal<C: Clock> where C.Duration == Duration {
     /// the first.
     ///
     /// ```swift
-    /// let reveal = OrderedReveal(interval: .milliseconds(350), clock: ContinuousClock(), sections: sections)
+    /// let reveal = OrderedReveal(interval: .milliseconds(350), clock: ContinuousClock(), sections: sections, logger: logger)
     /// ```
-    public init(interval: Duration = .milliseconds(350), clock: C, sections: [RevealSection]) {
+    public init(
+        interval: Duration = .milliseconds(350), clock: C, sections: [RevealSection], logger: Logger? = nil, file: String = #fileID
+    ) {
         self.interval = interval
         self.clock = clock
+        self.logger = logger
+        self.file = file
         self.sections = sections
         self.sectionIDs = sections.map(\.id)
         self.runs = Array(repeating: Run(), count: sections.count)
@@ -220,9 +232,13 @@ public actor OrderedReveal<C: Clock> where C.Duration == Duration {
         let runGeneration = generation
         let section = sections[index]
         runs[index] = Run(generation: runGeneration, phase: .running, task: nil)
+        let (logger, file) = (self.logger, self.file)
         runs[index].task = Task {
-            let show = await section.resolve { partial in await self.partial(index, generation: runGeneration, show: partial) }
-            await self.finish(index, generation: runGeneration, show: show)
+            let resolved = await section.resolve { partial in await self.partial(index, generation: runGeneration, show: partial) }
+            await self.finish(index, generation: runGeneration) {
+                if let logger, let failure = resolved.failure { logger.error("\(failure.log(file: file, function: section.id))") }
+                await resolved.show()
+            }
         }
     }
 
@@ -323,7 +339,7 @@ extension OrderedReveal where C == ContinuousClock {
     /// ```swift
     /// let reveal = OrderedReveal(sections: [overview, weekly, today])
     /// ```
-    public init(interval: Duration = .milliseconds(350), sections: [RevealSection]) {
-        self.init(interval: interval, clock: ContinuousClock(), sections: sections)
+    public init(interval: Duration = .milliseconds(350), sections: [RevealSection], logger: Logger? = nil, file: String = #fileID) {
+        self.init(interval: interval, clock: ContinuousClock(), sections: sections, logger: logger, file: file)
     }
 }

@@ -20,9 +20,22 @@ public struct RevealSection: Sendable, Identifiable {
     public let id: String
     let showLoading: @Sendable () async -> Void
     let showCancelled: @Sendable () async -> Void
-    /// Runs the operation and returns the deferred update that shows its final state; on the
-    /// way, hands each partial value's deferred update to its argument.
-    let resolve: @Sendable (_ partial: @escaping @Sendable (@escaping @Sendable () async -> Void) async -> Void) async -> @Sendable () async -> Void
+    /// Runs the operation and returns the deferred update that shows its final state (with the
+    /// failure it shows, if any); on the way, hands each partial value's deferred update to its argument.
+    let resolve: @Sendable (_ partial: @escaping @Sendable (@escaping @Sendable () async -> Void) async -> Void) async -> Resolved
+
+    /// A run's final state, not shown yet.
+    struct Resolved: Sendable {
+        /// Shows it.
+        let show: @Sendable () async -> Void
+        /// The failure it shows (`.failure`); nil for a success or a cancellation.
+        let failure: NetworkError?
+
+        init<Value: Sendable>(_ state: FetchState<Value>, update: @escaping @Sendable (FetchState<Value>) async -> Void) {
+            show = { await update(state) }
+            if case .failure(let error) = state { failure = error } else { failure = nil }
+        }
+    }
 
     /// A section that runs `operation` and sends its states to `update`.
     ///
@@ -49,7 +62,7 @@ public struct RevealSection: Sendable, Identifiable {
             } catch {
                 state = FetchState(error: error)
             }
-            return { await update(state) }
+            return Resolved(state, update: update)
         }
     }
 
@@ -81,7 +94,7 @@ public struct RevealSection: Sendable, Identifiable {
             } catch {
                 state = FetchState(error: error)
             }
-            return { await update(state) }
+            return Resolved(state, update: update)
         }
     }
 }

@@ -1,10 +1,14 @@
 import Courier
+public import Logging
 
 /// Turns the outcome of an async operation into a ``FetchState`` and hands it to the screen
 /// (the seed's `TaskResultHandler.apply`).
 ///
 /// Unlike the seed, every error ends in a visible state: cancellation → `.cancel(.taskCancelled)`,
 /// a `NetworkError` → `.failure`, any other error → `.failure(NetworkError(error))`.
+/// With a `logger`, each failure is logged once at `.error` as the seed's `print(ne.log())`
+/// did: the error's ``NetworkError/log(file:function:)`` line, naming where `apply` was called
+/// (`notFound(404)-"App/CoinViewModel.swift#updateWeeklyUI()"`); a cancellation is not a failure.
 /// `update` and `sideEffect` run on the caller's actor (the main actor for a view model),
 /// so they may touch its state directly.
 ///
@@ -13,7 +17,8 @@ import Courier
 ///     await TaskResultHandler.apply(
 ///         of: overviewTask,
 ///         using: { $0.overview },
-///         update: { self.overview = $0 }
+///         update: { self.overview = $0 },
+///         logger: logger   // a failure logs `notFound(404)-"App/CoinViewModel.swift#updateOverviewUI()"`
 ///     )
 /// }
 /// ```
@@ -40,6 +45,9 @@ public enum TaskResultHandler {
         using transform: (Success) async throws -> Output,
         update: (FetchState<Output>) -> Void,
         sideEffect: ((Success) -> Void)? = nil,
+        logger: Logger? = nil,
+        file: String = #fileID,
+        function: String = #function,
         isolation: isolated (any Actor)? = #isolation
     ) async -> FetchState<Output> {
         guard let task else {
@@ -55,7 +63,10 @@ public enum TaskResultHandler {
             },
             using: transform,
             update: update,
-            sideEffect: sideEffect
+            sideEffect: sideEffect,
+            logger: logger,
+            file: file,
+            function: function
         )
     }
 
@@ -69,9 +80,12 @@ public enum TaskResultHandler {
         of task: Task<Success, any Error>?,
         update: (FetchState<Success>) -> Void,
         sideEffect: ((Success) -> Void)? = nil,
+        logger: Logger? = nil,
+        file: String = #fileID,
+        function: String = #function,
         isolation: isolated (any Actor)? = #isolation
     ) async -> FetchState<Success> {
-        await apply(of: task, using: { $0 }, update: update, sideEffect: sideEffect)
+        await apply(of: task, using: { $0 }, update: update, sideEffect: sideEffect, logger: logger, file: file, function: function)
     }
 
     /// Runs `operation`, transforms its value and calls `update` with the state it ends in;
@@ -90,6 +104,9 @@ public enum TaskResultHandler {
         using transform: (Success) async throws -> Output,
         update: (FetchState<Output>) -> Void,
         sideEffect: ((Success) -> Void)? = nil,
+        logger: Logger? = nil,
+        file: String = #fileID,
+        function: String = #function,
         isolation: isolated (any Actor)? = #isolation
     ) async -> FetchState<Output> {
         let state: FetchState<Output>
@@ -100,6 +117,9 @@ public enum TaskResultHandler {
             succeeded = value
         } catch {
             state = FetchState(error: error)
+        }
+        if let logger, case .failure(let error) = state {
+            logger.error("\(error.log(file: file, function: function))")
         }
         update(state)
         if let succeeded, let sideEffect {
@@ -118,8 +138,11 @@ public enum TaskResultHandler {
         of operation: () async throws -> Success,
         update: (FetchState<Success>) -> Void,
         sideEffect: ((Success) -> Void)? = nil,
+        logger: Logger? = nil,
+        file: String = #fileID,
+        function: String = #function,
         isolation: isolated (any Actor)? = #isolation
     ) async -> FetchState<Success> {
-        await apply(of: operation, using: { $0 }, update: update, sideEffect: sideEffect)
+        await apply(of: operation, using: { $0 }, update: update, sideEffect: sideEffect, logger: logger, file: file, function: function)
     }
 }

@@ -36,10 +36,12 @@ struct HostileServerTests {
             let clock = RecordingClock()
             let retry = RetryMiddleware(policy: RetryPolicy(maxAttempts: 3, maxRetryAfter: .seconds(60)), clock: clock)
             let client = NetworkClient(configuration: .init(transport: kind.make(), middlewares: [retry]))
-            let answer = try await client.response(TestEndpoint(sandbox.baseURL, "/hostile/retry-after", query: ["value": value]), validatingStatus: false)
+            let answer = try await client.response(
+                TestEndpoint(sandbox.baseURL, "/hostile/retry-after", query: ["value": value]), validatingStatus: false)
             #expect(answer.statusCode == 503)
             #expect(clock.sleeps.isEmpty, "a Retry-After past the limit or unreadable is not waited for: the answer comes back at once")
-            let limited = try await client.response(TestEndpoint(sandbox.baseURL, "/hostile/retry-after", query: ["value": value, "status": "429"]), validatingStatus: false)
+            let limited = try await client.response(
+                TestEndpoint(sandbox.baseURL, "/hostile/retry-after", query: ["value": value, "status": "429"]), validatingStatus: false)
             guard case .rateLimited(let after) = limited.statusError else {
                 Issue.record("expected rateLimited, got \(String(describing: limited.statusError))")
                 return
@@ -235,7 +237,8 @@ struct HostileServerTests {
     func notFollowing() async throws {
         try await withSandbox { sandbox in
             let client = NetworkClient(configuration: .init(transport: TransportKind.asyncHTTPClient.make(), redirects: .none))
-            let answer = try await client.response(TestEndpoint(sandbox.baseURL, "/hostile/redirect", query: ["to": "/echo"]), validatingStatus: false)
+            let answer = try await client.response(
+                TestEndpoint(sandbox.baseURL, "/hostile/redirect", query: ["to": "/echo"]), validatingStatus: false)
             #expect(answer.statusCode == 302)
             #expect(answer.headers[.location] == "/echo")
         }

@@ -26,7 +26,8 @@ struct RedirectPolicyTests {
             let client = NetworkClient(configuration: .init(transport: kind.make(), redirects: .sameOrigin))
             #expect(try await client.response(sandbox.get("/redirect/2")).redirects.count == 2)
             let port = try #require(sandbox.baseURL.port)
-            let elsewhere = try await client.response(sandbox.get("/hostile/redirect", query: ["to": "http://localhost:\(port)/redirect/0"]), validatingStatus: false)
+            let elsewhere = try await client.response(
+                sandbox.get("/hostile/redirect", query: ["to": "http://localhost:\(port)/redirect/0"]), validatingStatus: false)
             #expect(elsewhere.statusCode == 302 && elsewhere.redirects.isEmpty)
             #expect(elsewhere.headers[.location] == "http://localhost:\(port)/redirect/0")
         }

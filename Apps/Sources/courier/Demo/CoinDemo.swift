@@ -37,9 +37,11 @@ enum CoinDemo {
         }
         await report.run()
         let revealed = finals.withLock { $0 }
+        let mood = report.snapshot.today.value?.marketMood
         check(
-            revealed == ["overview:success", "weekly:success", "today:success"],
-            "sections answered in 600/150/80 ms, revealed overview → weekly → today; today's news: "
+            revealed == ["overview:success", "weekly:success", "today:success"] && mood == .positive,
+            "sections answered in 600/150/80 ms, revealed overview → weekly → today; today's mood: "
+                + (mood.map { "\($0.label) (\($0.headline))" } ?? "none") + "; news: "
                 + (report.snapshot.today.value?.articles.compactMap(\.sourceHost).joined(separator: ", ") ?? "none"))
 
         output("── per-section cancel and retry ──")

@@ -5,13 +5,15 @@ import Foundation
 import HTTPTypes
 import Synchronization
 
-/// The resilience part of `courier demo`: retry with backoff, server-sent events with resume,
-/// and de-duplication, each against the sandbox's routes built for them.
+/// The resilience part of `courier demo`: retry with backoff, a write retried safely with an
+/// idempotency key, server-sent events with resume, and de-duplication, each against the
+/// sandbox's routes built for them.
 enum ResilienceDemo {
     enum ResilienceAPI: Endpoint {
         case flaky(key: String, failures: Int)
         case events(count: Int, dropAfter: Int)
         case counted(key: String)
+        case order(store: String)
 
         var baseURL: URL { URL(string: "http://127.0.0.1:8080")! }
         var path: String {
@@ -19,22 +21,42 @@ enum ResilienceDemo {
             case .flaky(let key, _): "/flaky/\(key)"
             case .events: "/sse/events"
             case .counted(let key): "/counted/\(key)"
+            case .order(let store): "/idempotent/\(store)"
             }
         }
-        var method: HTTPMethod { .get }
+        var method: HTTPMethod {
+            if case .order = self { return .post }
+            return .get
+        }
         var task: HTTPTask {
             switch self {
             case .flaky(_, let failures): .requestParameters(["failures": failures, "retryAfter": "0"], encoding: .url)
             case .events(let count, let dropAfter): .requestParameters(["count": count, "dropAfter": dropAfter, "retry": 50], encoding: .url)
             case .counted: .requestParameters(["delayMs": 150], encoding: .url)
+            case .order: .requestComposite(query: ["loseAnswers": 1], body: .requestJSONEncodable(["item": "tea"]))
             }
         }
+        /// A write that wants an idempotency key: retried safely.
+        var traits: CallTraits {
+            if case .order = self { return CallTraits(wantsIdempotencyKey: true) }
+            return CallTraits()
+        }
+    }
+
+    struct Created: Decodable, Sendable { let id: Int }
+    struct Stats: Decodable, Sendable { let created: Int, requests: Int }
+    struct StoreStats: Endpoint {
+        let baseURL: URL
+        let store: String
+        var path: String { "/idempotent/\(store)/stats" }
+        var method: HTTPMethod { .get }
+        var task: HTTPTask { .requestPlain }
     }
 
     struct Flaky: Decodable, Sendable { let attempt: Int }
 
     static func run(baseURL: URL, output: @escaping @Sendable (String) -> Void) async -> (steps: Int, failures: Int) {
-        output("\n── Resilience: retry, server-sent events, de-duplication ──")
+        output("\n── Resilience: retry, a write retried safely, server-sent events, de-duplication ──")
         var steps = 0
         var failures = 0
         func check(_ ok: Bool, _ line: String) {
@@ -56,6 +78,18 @@ enum ResilienceDemo {
             for line in timeline.waterfall().split(separator: "\n") { output("    " + line) }
         } catch {
             check(false, "retry → \(error.log())")
+        }
+
+        do {
+            let store = "demo-\(key)"
+            let created = try await retrying.request(ResilienceAPI.order(store: store), as: Created.self)
+            let stats = try await NetworkClient().request(StoreStats(baseURL: baseURL, store: store), as: Stats.self)
+            check(
+                stats.created == 1 && stats.requests == 2 && created.id == 1,
+                "POST /idempotent (its answer lost after the work) with an Idempotency-Key → retried with the same key: \(stats.requests) requests, \(stats.created) order created"
+            )
+        } catch {
+            check(false, "idempotent write → \(error.log())")
         }
 
         let client = NetworkClient(configuration: .init(baseURL: baseURL))

@@ -5,8 +5,10 @@ import Foundation
 /// with the seeds' real breakages; anything else gets a short answer that names the turn of the
 /// conversation and carries an apostrophe and a footnote (`^[490]^`).
 ///
-/// Markers in the prompt choose a behaviour: `#breakage:NAME` (see ``Breakage``) and
-/// `#tokens:N` (an answer of exactly N streamed tokens, for benchmarks).
+/// Markers in the prompt choose a behaviour: `#breakage:NAME` (see ``Breakage``),
+/// `#tokens:N` (an answer of exactly N streamed tokens, for benchmarks) and, for today's
+/// section, `#mood:WORD` (the `marketMood` written; `none` leaves the key out; `positive` by
+/// default, the seed's "호재").
 enum AlanModel {
     /// What a prompt asks for.
     enum Kind: String {
@@ -70,7 +72,9 @@ enum AlanModel {
         switch kind {
         case .overview: text = CoinAnswers.overview(subject: subject, breakage: breakage(in: prompt) ?? .fence)
         case .weekly: text = CoinAnswers.weekly(subject: subject, breakage: breakage(in: prompt) ?? .citation)
-        case .today: text = CoinAnswers.today(subject: subject, breakage: breakage(in: prompt) ?? .missingArticlesBracket)
+        case .today:
+            let mood = marker("#mood:", in: prompt) ?? "positive"
+            text = CoinAnswers.today(subject: subject, breakage: breakage(in: prompt) ?? .missingArticlesBracket, mood: mood == "none" ? nil : mood)
         case .other:
             let quoted = prompt.count > 40 ? String(prompt.prefix(40)) + "…" : prompt
             text = "“\(quoted)”에 대한 샌드박스의 답변이에요. 이 대화의 \(turn)번째 질문이고, it's a deterministic stand-in, not a model.^[490]^"

@@ -41,12 +41,15 @@ enum CoinAnswers {
         ],
     ]
 
-    static func today(subject: String, breakage: AlanModel.Breakage) -> String {
+    /// Today's answer; `mood` is written as the `marketMood` value (nil: the key left out, as a
+    /// model that ignores the field would).
+    static func today(subject: String, breakage: AlanModel.Breakage, mood: String? = "positive") -> String {
         let summary = "\(subject)은(는) CPI 발표를 앞두고 '신중한' 분위기입니다. 변동성이 커져 투자자들의 주의가 필요합니다."
         if breakage == .refusal { return String(format: refusal, subject, subject) }
         let quote = breakage == .singleQuotes ? "'" : "\""
         let objects = articles.map { object(of: $0, quote: quote, citations: false, indent: "    ") }.joined(separator: ",\n")
-        let head = "{\n  \(key("summaryOfTodaysMarketSentiment", quote)): \(value(summary, quote))"
+        var head = "{\n  \(key("summaryOfTodaysMarketSentiment", quote)): \(value(summary, quote))"
+        if let mood { head += ",\n  \(key("marketMood", quote)): \(value(mood, quote))" }
         let json: String
         switch breakage {
         case .missingArticlesKey: json = head + "\n  \(objects)\n}"

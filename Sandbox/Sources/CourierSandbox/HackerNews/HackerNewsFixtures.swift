@@ -47,6 +47,20 @@ enum HackerNewsFixtures {
         text: "Yes, ban them; I&#x27;m tired of seeing Valleywag stories on News.YC.", poll: 160_704, score: 335
     )
 
+    /// Stories whose `url` no browser should be handed (the API's `url` is any text a user
+    /// submitted): a `javascript:` link, a `file:` link, and a title carrying a terminal escape
+    /// (OSC 0, set the window title) and a line break. In no list; fetched by id.
+    static let javascriptLinkID = 40_000_001
+    static let fileLinkID = 40_000_002
+    static let hostileLinks = [
+        HackerNewsRecord(
+            id: javascriptLinkID, type: "story", by: "mallory", time: 1_700_000_000, url: "javascript:alert(document.cookie)", score: 1,
+            title: "Free \u{1B}]0;pwned\u{07}karma\n-----\nby pg"),
+        HackerNewsRecord(
+            id: fileLinkID, type: "story", by: "mallory", time: 1_700_000_100, url: "file:///etc/passwd", score: 1,
+            title: "Read your own passwords"),
+    ]
+
     static let users = [
         HackerNewsUserRecord(id: "jl", created: 1_173_923_446, karma: 2937, about: "This is a test", submitted: [8265435, 8168423, 8090946]),
         HackerNewsUserRecord(

@@ -64,7 +64,7 @@ extension HackerNewsGenerator {
         for fixture in [
             HackerNewsFixtures.dropboxStory, HackerNewsFixtures.norvigComment, HackerNewsFixtures.askStory,
             HackerNewsFixtures.job, HackerNewsFixtures.poll, HackerNewsFixtures.valleywagOption,
-        ] + HackerNewsFixtures.pollOptions {
+        ] + HackerNewsFixtures.pollOptions + HackerNewsFixtures.hostileLinks {
             records[fixture.id] = fixture
         }
         records[8863]?.kids = HackerNewsFixtures.dropboxKids

@@ -8,7 +8,7 @@ import Hummingbird
 ///
 /// | route | answer |
 /// |---|---|
-/// | `GET /hn/v0/item/{id}.json` | the item, or `null` (as the real API: also for a malformed id); waits the latency first; item 41000998 answers broken JSON (a failing fetch in the front page) |
+/// | `GET /hn/v0/item/{id}.json` | the item, or `null` (as the real API: also for a malformed id); waits the latency first; item 41000998 answers broken JSON (a failing fetch in the front page); stories 40000001 and 40000002 (in no list) link to `javascript:alert(document.cookie)` and `file:///etc/passwd`, the first with an escape sequence and line breaks in its title |
 /// | `GET /hn/v0/{top,new,best,ask,show,job}stories.json` | the list's ids |
 /// | `GET /hn/v0/maxitem.json`, `GET /hn/v0/updates.json` | the largest id; recent items and profiles |
 /// | `GET /hn/v0/user/{name}.json` | the user, or `null` |

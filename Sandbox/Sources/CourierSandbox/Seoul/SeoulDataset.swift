@@ -18,11 +18,25 @@ struct SeoulDataset: Sendable {
 
     static let shared = SeoulDataset(count: defaultCount)
 
-    init(count: Int, seed: UInt64 = 20_261_120) {
+    /// `count` rows from `seed`; `hostile` (``SeoulKnobs/hostile``): the same rows with escape
+    /// sequences in their text and no http(s) homepage.
+    init(count: Int, seed: UInt64 = 20_261_120, hostile: Bool = false) {
         var random = SplitMix(state: seed)
         let anchor = CivilDay.days(year: Self.anchor.year, month: Self.anchor.month, day: Self.anchor.day)
-        rows = (0..<count).map { index in Self.row(index: index, random: &random, anchor: anchor) }
+        let made = (0..<count).map { index in Self.row(index: index, random: &random, anchor: anchor) }
+        rows = hostile ? made.enumerated().map { Self.hostile($0.element, index: $0.offset) } : made
         json = rows.map(SeoulRowJSON.object)
+    }
+
+    /// `row` with a colour and a window-title set in its title, an 8-bit CSI (U+009B) in its
+    /// place, a screen clear in its fee, and a homepage that is `javascript:` (even rows) or empty.
+    private static func hostile(_ row: [String: String], index: Int) -> [String: String] {
+        var row = row
+        row["TITLE"] = "\u{1B}[31m" + (row["TITLE"] ?? "") + "\u{1B}]0;pwned\u{07}"
+        row["PLACE"] = (row["PLACE"] ?? "") + "\u{9B}2J"
+        row["USE_FEE"] = "\u{1B}[2J" + (row["USE_FEE"] ?? "")
+        row["HMPG_ADDR"] = index % 2 == 0 ? "javascript:alert(document.cookie)" : ""
+        return row
     }
 
     private static func row(index: Int, random: inout SplitMix, anchor: Int) -> [String: String] {

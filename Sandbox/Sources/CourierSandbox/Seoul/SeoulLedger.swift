@@ -7,14 +7,16 @@ actor SeoulLedger {
     private var chosen: SeoulDataset?
     var dataset: SeoulDataset {
         if let chosen { return chosen }
-        let made = knobs.rows == SeoulDataset.defaultCount ? SeoulDataset.shared : SeoulDataset(count: knobs.rows)
+        let made =
+            knobs.rows == SeoulDataset.defaultCount && !knobs.hostile
+            ? SeoulDataset.shared : SeoulDataset(count: knobs.rows, hostile: knobs.hostile)
         chosen = made
         return made
     }
     private var failuresLeft = Int.max
 
     func set(_ new: SeoulKnobs) {
-        if new.rows != knobs.rows { chosen = nil }
+        if new.rows != knobs.rows || new.hostile != knobs.hostile { chosen = nil }
         knobs = new
         failuresLeft = new.failTimes
     }

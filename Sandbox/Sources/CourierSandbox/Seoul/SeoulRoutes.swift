@@ -7,7 +7,7 @@ import Hummingbird
 /// | route | answer |
 /// |---|---|
 /// | `GET /seoul/{KEY}/{json\|xml}/culturalEventInfo/{START}/{END}[/{CODENAME}/{TITLE}/{DATE}]` | the service's answer, always HTTP 200 (except the 503 knob) |
-/// | `POST /seoul/_control?latencyMs=&failStart=&failTimes=&failWith=&rows=` | sets the knobs (absent ones reset to defaults), answers ``SeoulKnobs`` |
+/// | `POST /seoul/_control?latencyMs=&failStart=&failTimes=&failWith=&rows=&hostile=` | sets the knobs (absent ones reset to defaults), answers ``SeoulKnobs`` |
 /// | `GET /seoul/_stats` | ``SeoulStats`` |
 /// | `GET /seoul/cmmn/file/getImage.do?atchFileId=…` | a program's poster (the path of `MAIN_IMG`'s links): an SVG naming the id, with a strong ETag |
 /// | `POST /seoul/_reset` | `204`; default knobs, counters cleared |
@@ -40,6 +40,7 @@ struct SeoulRoutes: SandboxRouteGroup {
                 knobs.failTimes = try query.integer("failTimes", in: 0...1_000_000, default: Int.max)
                 knobs.failWith = try query.line("failWith") ?? "503"
                 knobs.rows = try query.integer("rows", in: 0...100_000, default: SeoulDataset.defaultCount)
+                knobs.hostile = try query.flag("hostile")
                 await ledger.set(knobs)
                 return JSONResponse.make(knobs)
             case ["_reset"]:

@@ -41,6 +41,10 @@ public struct SeoulKnobs: Codable, Sendable, Equatable {
     public var failWith: String = "503"
     /// Rows in the data set (default 3,512).
     public var rows: Int = SeoulDataset.defaultCount
+    /// Hostile rows: every title, place and fee carries terminal escape sequences (a colour, a
+    /// title set, an 8-bit CSI) and no homepage is an http(s) link (`javascript:` or none) — for
+    /// clients that must not hand network text to a terminal or a browser.
+    public var hostile: Bool = false
 
     /// The defaults.
     public init() {}

@@ -30,7 +30,11 @@ struct CoinReportCommand: AsyncParsableCommand {
             The overview is cached for a day in the HTTP disk cache in $XDG_CACHE_HOME/courier/alan (or ~/.cache/…); --no-cache skips it.
             The key is that of the coin-report task: --client-id-file PATH, --client-id (visible in `ps`), $ALAN_CLIENT_ID_COIN_REPORT or $ALAN_CLIENT_ID.
             With --json or --timeline the exit code is 0 when all three succeed, else that of the first failure.
+            --open N then opens today's N-th news article in $BROWSER (else xdg-open/open) — in a terminal when you \
+            quit with q — only an http(s) link: another is refused (exit 15, nothing opened); no article N, or no \
+            today section, exits with 1 (or the section's failure code).
             Example: courier coin report BTC --sandbox
+            Example: courier coin report ETH --sandbox --open 2
             Example: courier coin report ETH --sandbox --sandbox-latency 600,8000,80   (time to cancel the weekly section)
             \(ExitCodes.help)
             """
@@ -45,9 +49,15 @@ struct CoinReportCommand: AsyncParsableCommand {
     @Option(
         name: .long, help: "With --sandbox: the stand-in's pause between tokens in ms (default: 20 on a terminal, where sections stream in; else 0).")
     var sandboxTokenDelay: Int?
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Then open today's N-th news article in $BROWSER (else xdg-open/open); only http(s) links are opened.", valueName: "N"))
+    var open: Int?
     @OptionGroup var options: AlanOptions
 
     func validate() throws {
+        if let open, !(1...100).contains(open) { throw ValidationError("--open takes an article number from 1, e.g. --open 1") }
         guard !symbol.isEmpty, symbol.allSatisfy({ $0.isLetter || $0.isNumber }), symbol.count <= 12 else {
             throw ValidationError("the symbol must be 1…12 letters or digits, e.g. BTC")
         }
@@ -87,12 +97,13 @@ struct CoinReportCommand: AsyncParsableCommand {
         let settings = AlanSandboxControl.Settings(
             overviewMs: latency[0], weeklyMs: latency[1], todayMs: latency[2], tokenDelayMs: sandboxTokenDelay ?? (interactive ? 20 : 0))
         var failure: NetworkError?
+        var today = FetchState<CoinTodayNews>.loading
         try await options.withClient(task: .coinReport, settings: settings) { alan, _ in
             // Fail early, as the client would for each section, when the key is missing.
             _ = try alan.clientIDs.clientID(for: .coinReport)
             let cache = noCache ? nil : overviewCache()
             if interactive {
-                try await CoinReportTerminal(coin: coin).run(source: alan, cache: cache)
+                today = try await CoinReportTerminal(coin: coin, opening: open).run(source: alan, cache: cache).today
                 return
             }
             let start = ContinuousClock.now
@@ -107,7 +118,22 @@ struct CoinReportCommand: AsyncParsableCommand {
             if json || !timeline { Terminal.outputJSON(try CoinReportJSON.encode(report.snapshot)) }
             if timeline, report.overviewFromCache { Terminal.error("(overview from the cache: no request)") }
             failure = CoinSection.allCases.lazy.compactMap { report.snapshot.error(of: $0) }.first
+            today = report.snapshot.today
         }
+        if let open { try await Self.openArticle(open, of: today) }
         if let failure { throw ExitCode(ExitCodes.code(for: failure.family)) }
+    }
+
+    /// Opens article `number` (1-based) of today's section through the one ``LinkOpener``; a
+    /// section that did not load ends with its failure's code, a missing article with 1.
+    static func openArticle(_ number: Int, of today: FetchState<CoinTodayNews>) async throws {
+        guard let news = today.value else {
+            Terminal.error("✗ not opened: today's section did not load (\(today.error.map { "\($0)" } ?? "still loading"))")
+            throw ExitCode(today.error.map { ExitCodes.code(for: $0.family) } ?? ExitCodes.failure)
+        }
+        let link = news.articles.indices.contains(number - 1) ? news.articles[number - 1].newsSourceURL : nil
+        try await LinkOpener.open(
+            link?.trimmingCharacters(in: .whitespacesAndNewlines),
+            missing: "today's section has \(news.articles.count) news article\(news.articles.count == 1 ? "" : "s"), no article \(number)")
     }
 }

@@ -17,12 +17,17 @@ import Darwin
 /// is nonisolated and lock-protected.
 struct CoinReportTerminal {
     let coin: Coin
+    /// The news article `--open` opens once the screen is left (the status line says so).
+    var opening: Int? = nil
 
     /// stdout and stdin are both terminals.
     static var isInteractive: Bool { isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1 }
 
-    func run(source: any CoinReportSource, cache: (any CoinOverviewCache)?) async throws {
+    /// Runs the screen until q (or the end of input); returns where the sections stood then.
+    @discardableResult
+    func run(source: any CoinReportSource, cache: (any CoinOverviewCache)?) async throws -> CoinReportSnapshot {
         let screen = CoinReportScreen(coin: coin)
+        if let opening { screen.setStatus("키: 1/2/3 섹션 취소 · r 다시 시도 · q 종료 (종료하면 \(opening)번 기사를 열어요)", draw: false) }
         let report = CoinReport(coin: coin, source: source, cache: cache, streaming: true) { _, snapshot in screen.update(snapshot) }
         let terminal = RawTerminal()
         defer { terminal.restore() }
@@ -47,13 +52,14 @@ struct CoinReportTerminal {
             case UInt8(ascii: "q"), UInt8(ascii: "Q"), 3, 4:
                 await report.cancelAll()
                 screen.finish()
-                return
+                return report.snapshot
             default:
                 continue
             }
         }
         await report.cancelAll()
         screen.finish()
+        return report.snapshot
     }
 }
 
@@ -103,9 +109,9 @@ final class CoinReportScreen: Sendable {
         if redraw { draw() }
     }
 
-    func setStatus(_ text: String) {
+    func setStatus(_ text: String, draw redraw: Bool = true) {
         state.withLock { $0.status = text }
-        draw()
+        if redraw { draw() }
     }
 
     func finish() {
@@ -179,11 +185,12 @@ final class CoinReportScreen: Sendable {
         case .today:
             guard let today = snapshot.today.value else { return [] }
             // A news item's wrapped lines start under its text, not under the bullet.
-            return [(safe(today.summaryOfTodaysMarketSentiment), plain)]
-                + today.articles.map { article in
+            let mood: [(text: String, continuation: String)] = today.marketMood.map { [(Self.moodLine($0), plain)] } ?? []
+            return mood + [(safe(today.summaryOfTodaysMarketSentiment), plain)]
+                + today.articles.enumerated().map { index, article in
                     (
-                        "• \(safe(article.title)) — \(safe(article.summary)) \(article.sourceHost.map { link($0, article.newsSourceURL) } ?? "")",
-                        "      "
+                        "\(index + 1). \(safe(article.title)) — \(safe(article.summary)) \(article.sourceHost.map { link($0, article.newsSourceURL) } ?? "")",
+                        "       "
                     )
                 }
         }
@@ -210,12 +217,25 @@ final class CoinReportScreen: Sendable {
         case .today:
             guard let today = snapshot.todayDraft else { return [] }
             var lines: [(text: String, continuation: String)] = []
+            if let mood = today.marketMood { lines.append((Self.moodLine(mood), plain)) }
             if let summary = today.summaryOfTodaysMarketSentiment { lines.append((safe(summary), plain)) }
-            for article in today.articles ?? [] {
-                lines.append(("• \(safe(article.title)) — \(safe(article.summary)) \(safe(article.newsSourceURL))", "      "))
+            for (index, article) in (today.articles ?? []).enumerated() {
+                lines.append(("\(index + 1). \(safe(article.title)) — \(safe(article.summary)) \(safe(article.newsSourceURL))", "       "))
             }
             return lines
         }
+    }
+
+    /// The mood as the app showed it: its label in a colour (green, yellow, red), then its line
+    /// with the verdict in bold — `긍정적 · 전체적인 시장은 호재예요`. The text is the library's own, not the model's.
+    static func moodLine(_ mood: MarketMood) -> String {
+        let colour =
+            switch mood {
+            case .positive: "32"
+            case .neutral: "33"
+            case .negative: "31"
+            }
+        return "\u{1B}[1;\(colour)m\(mood.label)\u{1B}[0m · 전체적인 시장은 \u{1B}[1m\(mood.verdict)\u{1B}[0m예요"
     }
 
     /// The host, underlined, as a terminal hyperlink to the URL (the seed's AttributedString lesson).

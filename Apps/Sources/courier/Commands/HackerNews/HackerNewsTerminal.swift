@@ -59,14 +59,20 @@ enum HackerNewsTerminal {
     /// The page of an item on news.ycombinator.com.
     static func itemPage(_ id: Int) -> String { "https://news.ycombinator.com/item?id=\(id)" }
 
+    /// A one-line field of the API's (a title, an author) for a terminal: escaped, and its line
+    /// breaks and tabs as spaces, so it cannot forge the lines shown below it.
+    static func field(_ text: String) -> String {
+        TerminalText.escaped(text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\t", with: " "))
+    }
+
     /// The line of a story in a list: rank, title, host (a link to the story), score, author, age, comments.
     static func storyLine(_ story: RankedStory) -> String {
         let rank = String(story.rank).leftPadded(to: 3)
-        var line = "\(rank). \(TerminalText.escaped(story.title ?? "(untitled)"))"
+        var line = "\(rank). \(field(story.title ?? "(untitled)"))"
         if let host = story.host, let url = story.url { line += " (\(link(host, to: url)))" }
         var details: [String] = []
         if let score = story.score { details.append("\(score) point\(score == 1 ? "" : "s")") }
-        if let by = story.by { details.append("by \(TerminalText.escaped(by))") }
+        if let by = story.by { details.append("by \(field(by))") }
         details.append(age(story.time))
         if story.type != .job {
             let comments = story.descendants ?? 0

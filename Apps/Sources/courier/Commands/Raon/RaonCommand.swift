@@ -23,11 +23,15 @@ struct RaonCommand: AsyncParsableCommand {
             The key is never printed. Answers are kept in an HTTP cache ($XDG_CACHE_HOME/courier/raon or \
             ~/.cache/courier/raon; --cache DIR elsewhere, --no-cache for none; none by default with --sandbox) \
             and served from it when the network fails; --offline reads only the cache.
+            When the network fails and saved answers are shown instead, stderr says so and how old \
+            they are ("offline: showing programs saved 3 h ago").
             Example: courier raon list --sandbox --today 2026-11-20 --category 클래식 --free
+            Data: \(CulturalEventAPI.Source.publisher), dataset \(CulturalEventAPI.Source.dataset): \(CulturalEventAPI.Source.link)
             \(ExitCodes.help)
             """,
         subcommands: [
-            RaonListCommand.self, RaonShowCommand.self, RaonCalendarCommand.self, RaonFavCommand.self, RaonRemindCommand.self, RaonExportCommand.self,
+            RaonListCommand.self, RaonShowCommand.self, RaonShareCommand.self, RaonCategoriesCommand.self, RaonDistrictsCommand.self,
+            RaonCalendarCommand.self, RaonFavCommand.self, RaonRemindCommand.self, RaonExportCommand.self, RaonSettingsCommand.self,
         ]
     )
 }
@@ -87,7 +91,8 @@ struct RaonOptions: ParsableArguments {
         }
         var configuration = NetworkClient.Configuration()
         let cache = try caching.middleware(named: "raon", inMemoryByDefault: sandbox)
-        if let cache { configuration.middlewares.append(cache) }
+        let notice = cache.map { OfflineNotice(cache: $0, offline: caching.offline) }
+        if let notice { configuration.middlewares.append(notice) }
         // Offline, a miss is the cache's own 504: nothing a retry would change.
         let retries = caching.offline ? RetryPolicy(maxAttempts: 1) : RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(200))
         let client = SeoulCultureClient(key: key, baseURL: root, configuration: configuration, retryPolicy: retries, today: { today })
@@ -96,6 +101,7 @@ struct RaonOptions: ParsableArguments {
             let result = try await flushingCache(cache) { try await body(client, root) }
             await running?.stop()
             running = nil
+            if let message = notice?.message(showing: "programs") { Terminal.error(message) }
             return result
         } catch let error as SeoulAPIError {
             await running?.stop()

@@ -15,6 +15,37 @@ struct RaonFavCommand: AsyncParsableCommand {
         try await FavouritesStore.open(file: FavouritesStore.defaultFile())
     }
 
+    /// The ids of every favourite, to mark programs where they are shown: none — and no store
+    /// made — when there is no store yet; a store that cannot be read is a warning, not a failure.
+    static func favouriteIDs() async -> Set<String> {
+        await reading { try await $0.ids() } ?? []
+    }
+
+    /// Whether the program `id` is a favourite (as ``favouriteIDs()`` reads the store).
+    static func isFavourite(_ id: String) async -> Bool {
+        await reading { try await $0.contains(id) } ?? false
+    }
+
+    /// `body` on the store when it exists, closed afterwards; nil (and a warning) when it fails.
+    private static func reading<T: Sendable>(_ body: (FavouritesStore) async throws -> T) async -> T? {
+        let file = FavouritesStore.defaultFile()
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        do {
+            let store = try await FavouritesStore.open(file: file)
+            do {
+                let value = try await body(store)
+                try await store.close()
+                return value
+            } catch {
+                try? await store.close()
+                throw error
+            }
+        } catch {
+            Terminal.error("warning: favourites not marked: \(file.path): \(error)")
+            return nil
+        }
+    }
+
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a program (by id from `list`).")
         @OptionGroup var options: RaonOptions
@@ -60,7 +91,7 @@ struct RaonFavCommand: AsyncParsableCommand {
                 Terminal.error(
                     "warning: \(unreadable.count) saved favourite(s) cannot be read and are not shown: \(unreadable.joined(separator: ", "))")
             }
-            if options.json { return Terminal.outputJSON(RaonFormat.json(favourites)) }
+            if options.json { return Terminal.outputJSON(RaonFormat.json(favourites, favourites: Set(favourites.map(\.id)))) }
             Terminal.output(
                 favourites.isEmpty ? "No favourites yet: courier raon fav add ID" : favourites.map(RaonFormat.line).joined(separator: "\n"))
         }
@@ -78,7 +109,7 @@ struct RaonRemindCommand: AsyncParsableCommand {
         let store = try await RaonFavCommand.store()
         let soon = try await store.starting(from: day, withinDays: days)
         try await store.close()
-        if options.json { return Terminal.outputJSON(RaonFormat.json(soon)) }
+        if options.json { return Terminal.outputJSON(RaonFormat.json(soon, favourites: Set(soon.map(\.id)))) }
         if soon.isEmpty { return Terminal.output("No favourite starts between \(day) and \(day.adding(days: max(0, days))).") }
         for program in soon {
             let wait = day.days(to: program.startDate)

@@ -6,43 +6,42 @@ import SeoulCultureAPI
 
 /// `courier raon list`: current and upcoming programs, filtered.
 struct RaonListCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List current and upcoming programs, sorted by start date.")
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List current and upcoming programs, sorted by start date (★ marks a favourite on a terminal).",
+        discussion: "--json gives each program `favourite`: true|false. The data's source is named after the list (on stderr with --json).")
 
     @OptionGroup var options: RaonOptions
-    @Option(name: .long, help: "Text anywhere in the title (ignoring case).") var search: String?
-    @Option(name: .long, help: "Exact category, e.g. 클래식, 전시/미술, 축제-문화/예술.") var category: String?
-    @Option(name: .long, help: "Exact district, e.g. 종로구.") var district: String?
-    @Flag(name: .long, help: "Only free programs.") var free = false
-    @Option(name: .long, help: "Only programs running on this day (YYYY-MM-DD).") var date: String?
+    @OptionGroup var filters: RaonFilterOptions
 
     func run() async throws {
-        var day: SeoulDay?
-        if let date {
-            guard let parsed = SeoulDay(date), date.count == 10 else { throw ValidationError("--date must be a date like 2026-11-23") }
-            day = parsed
-        }
-        let query = ProgramQuery(search: search, category: category, district: district, isFreeOnly: free, day: day)
+        let (query, defaultDistrict) = filters.query()
         let programs = try await options.withClient { client in query.apply(to: try await options.load(client)) }
+        let favourites = await RaonFavCommand.favouriteIDs()
+        RaonFilterOptions.noteDefault(defaultDistrict)
         if options.json {
-            Terminal.outputJSON(RaonFormat.json(programs))
+            Terminal.outputJSON(RaonFormat.json(programs, favourites: favourites))
+            Terminal.error(RaonFormat.source)
             return
         }
         if programs.isEmpty {
             Terminal.output("No programs match.")
-            return
+        } else {
+            Terminal.output(RaonFormat.lines(programs, favourites: favourites))
+            Terminal.output("\(programs.count) program\(programs.count == 1 ? "" : "s")")
         }
-        Terminal.output(programs.map(RaonFormat.line).joined(separator: "\n"))
-        Terminal.output("\(programs.count) program\(programs.count == 1 ? "" : "s")")
+        Terminal.output(RaonFormat.source)
     }
 }
 
-/// `courier raon show ID`: every field, with map links.
+/// `courier raon show ID`: every field, with map and route links.
 struct RaonShowCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one program with every field and map links.")
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Show one program with every field, map and public-transit route links (★ before a favourite's title).")
 
     @OptionGroup var options: RaonOptions
     @Argument(help: "The program's id (from `list`).") var id: String
     @Option(name: .long, help: "Also save the program's poster to this file (downloaded whole, then put in place).") var poster: String?
+    @Flag(name: .long, help: "Open the program's homepage in $BROWSER (else xdg-open/open); only http(s) links are opened.") var open = false
 
     func run() async throws {
         let posterTarget = poster.map { URL(fileURLWithPath: $0) }
@@ -56,10 +55,16 @@ struct RaonShowCommand: AsyncParsableCommand {
             Terminal.error("✗ No current or upcoming program has id \(id). Find ids with: courier raon list")
             throw ExitCode(ExitCodes.failure)
         }
+        let favourite = await RaonFavCommand.isFavourite(program.id)
         if options.json {
-            Terminal.outputJSON(RaonFormat.json(program))
+            Terminal.outputJSON(RaonFormat.json(program, favourite: favourite))
+            Terminal.error(RaonFormat.source)
         } else {
-            Terminal.output(composed: RaonFormat.detail(program))  // its links are OSC 8 on a terminal; the text is escaped there
+            Terminal.output(composed: RaonFormat.detail(program, favourite: favourite))  // OSC 8 links on a terminal; the text is escaped there
+            Terminal.output(RaonFormat.source)
+        }
+        if open {
+            try await LinkOpener.open(RaonFormat.homepage(program), missing: "Program \(program.id) has no homepage to open")
         }
     }
 }

@@ -32,7 +32,8 @@ struct RequestCommand: AsyncParsableCommand {
             With --stream, prints each server-sent event as it arrives, one compact JSON object \
             per line ({"id":…,"event":…,"data":…}, a field absent when the event has none). With \
             --retry N, up to N attempts (backoff with jitter, Retry-After honoured; idempotent \
-            methods only), each retry logged to stderr. With --cache DIR, responses are kept in an \
+            methods, or a write with --idempotency-key: then also 408, 409, 425 and every 5xx, \
+            never 400 or 422), each retry logged to stderr. With --cache DIR, responses are kept in an \
             HTTP cache (RFC 9111) on disk in DIR, shared by every process that uses the same DIR \
             (a cached answer shows its Age with --include).
             Secrets stay out of `ps` in files: --header @FILE reads header lines ('Authorization: \
@@ -42,6 +43,7 @@ struct RequestCommand: AsyncParsableCommand {
             Example: courier request http://127.0.0.1:8080/bytes/1024 > body.bin
             Example: courier request GET 'http://127.0.0.1:8080/sse/events?count=3' --stream
             Example: courier request 'http://127.0.0.1:8080/flaky/demo?failures=2' --retry 3
+            Example: courier request POST http://127.0.0.1:8080/idempotent/orders --json '{"item":"tea"}' --retry 3 --idempotency-key auto
             Example: courier request 'http://127.0.0.1:8080/cache/demo?cc=max-age%3D60' --cache /tmp/cc --include
             Example: courier request http://127.0.0.1:8080/echo --data 'a=1' --header 'Content-Type: text/plain'
             Example: courier request -X PUT http://127.0.0.1:8080/echo --json '{"a":1}'
@@ -68,6 +70,12 @@ struct RequestCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Allow plain http:// to a non-loopback host.") var allowInsecure = false
     @OptionGroup var transportOptions: TransportOptions
     @Option(name: .long, help: "Attempts in all, through the retry middleware (e.g. 3); default 1.") var retry: Int = 1
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "An Idempotency-Key for the call: auto mints one (a quoted UUID), any other value is sent verbatim; the same key on every attempt, and a POST/PATCH with a key is retried (--retry).",
+            valueName: "auto|VALUE"))
+    var idempotencyKey: String?
     @Flag(name: .long, help: "Read the answer as server-sent events; print each as a JSON line as it arrives.") var stream = false
     @Option(name: .long, help: "Keep responses in an HTTP cache on disk in this directory (shared by processes).") var cache: String?
     @Option(
@@ -138,6 +146,16 @@ struct RequestCommand: AsyncParsableCommand {
         guard !(location && noLocation) else { throw ValidationError("-L/--location and --no-location contradict each other") }
         guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be positive and at most 86400 seconds") }
         guard (1...10).contains(retry) else { throw ValidationError("--retry must be 1…10 attempts") }
+        if let idempotencyKey {
+            guard !idempotencyKey.isEmpty, !idempotencyKey.contains(where: { $0.isNewline || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } == true })
+            else {
+                throw ValidationError("--idempotency-key: give auto or a value without control characters")
+            }
+            guard !headers.keys.contains(where: { $0.lowercased() == "idempotency-key" }) else {
+                throw ValidationError("--idempotency-key and an Idempotency-Key header: give one")
+            }
+            headers["Idempotency-Key"] = idempotencyKey == "auto" ? NetworkClient.IdempotencyKeys().mint() : idempotencyKey
+        }
         let endpoint: AdHocEndpoint
         do {
             let dataType = headers.first { $0.key.lowercased() == "content-type" }?.value
