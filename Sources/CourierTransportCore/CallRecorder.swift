@@ -38,9 +38,14 @@ package final class CallRecorder: Sendable {
     }
 
     /// Records `kind` now, for the exchange under way.
-    package func record(_ kind: CallStep.Kind) {
+    ///
+    /// `kind` is taken, not borrowed: it is moved into the step (through `pending`, which the
+    /// locked closure empties) instead of copied there and released here — a copy of its payload
+    /// (the URL and method strings, a reason) and its release per step.
+    package func record(_ kind: consuming CallStep.Kind) {
+        var pending = Optional(consume kind)
         let event = state.withLock { state in
-            let event = CallStep(call: call, attempt: state.attempt, at: .now, kind: kind)
+            let event = CallStep(call: call, attempt: state.attempt, at: .now, kind: pending.take().unsafelyUnwrapped)
             state.events.append(event)
             return event
         }
@@ -50,10 +55,11 @@ package final class CallRecorder: Sendable {
 
     /// Records the start of a new HTTP exchange to `url` (redacted) and returns its number.
     @discardableResult
-    package func startAttempt(url: String) -> Int {
+    package func startAttempt(url: consuming String) -> Int {
+        var pending = Optional(consume url)
         let event = state.withLock { state in
             state.attempt += 1
-            let event = CallStep(call: call, attempt: state.attempt, at: .now, kind: .attemptStarted(url: url))
+            let event = CallStep(call: call, attempt: state.attempt, at: .now, kind: .attemptStarted(url: pending.take().unsafelyUnwrapped))
             state.events.append(event)
             return event
         }
