@@ -13,6 +13,10 @@ final class CallSpans: AttemptTracing {
     /// Where the call's span hangs: the caller's context when the call began.
     private let parent: ServiceContext
     private let state = Mutex(State())
+    /// Whether an exchange span of this call has recorded: until one has, a head or a connection
+    /// step has nothing to annotate and is passed over without the lock (the no-op tracer's spans
+    /// never record).
+    private let exchangeRecorded = Atomic<Bool>(false)
 
     private struct State {
         var call: (any Span)?
@@ -42,8 +46,15 @@ final class CallSpans: AttemptTracing {
     }
 
     func observe(_ event: CallStep) {
-        // What the pipeline sent: nothing to do with the spans (it was asked of them).
-        if case .traceContext = event.kind { return }
+        switch event.kind {
+        case .traceContext:
+            return  // what the pipeline sent: nothing to do with the spans (it was asked of them)
+        case .responseHead, .connection:
+            // Only a recording exchange span takes these; with none, the lock is not worth taking.
+            guard exchangeRecorded.load(ordering: .acquiring) else { return }
+        default:
+            break
+        }
         state.withLock { state in
             switch event.kind {
             case .callStarted(let method, let url):
@@ -80,6 +91,7 @@ final class CallSpans: AttemptTracing {
             let span = tracer.startSpan(state.method, context: state.call?.context ?? parent, ofKind: .client)
             let recording = span.isRecording
             if recording {
+                exchangeRecorded.store(true, ordering: .releasing)
                 var attributes = Self.attributes(method: state.method, url: url)
                 if event.attempt > 1 { attributes["http.request.resend_count"] = event.attempt - 1 }
                 span.attributes = attributes
