@@ -161,7 +161,7 @@ public final class NetworkClient: NetworkProviding, Sendable {
         var listeners = self.listeners
         for feed in observerFeeds where feed.wantsEachStep { listeners.append { feed.send(.event($0)) } }
         let recorder = CallRecorder(listeners: listeners, tracing: tracing?.trace())
-        let url = recorder.redactedURL(URLJoin.join(call.built.baseURL, call.built.request.path ?? "/")) { Redactor(secrets: call.secrets).url($0) }
+        let url = recorder.redactedURL(call.built.baseURL, call.built.request.path ?? "/") { Redactor(secrets: call.secrets).url($0) }
         recorder.record(.callStarted(method: call.built.request.method.rawValue, url: url))
         return recorder
     }
