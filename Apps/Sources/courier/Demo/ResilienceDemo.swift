@@ -144,12 +144,13 @@ enum ResilienceDemo {
             network.online.store(true, ordering: .relaxed)
             let report = await outbox.flush()
             let stats = try await NetworkClient().request(StoreStats(baseURL: baseURL, store: store), as: Stats.self)
+            let left = await outbox.entries()
             check(
-                report.delivered == [entry.id] && stats.created == 1 && stats.requests == 1 && await outbox.entries().isEmpty,
+                report.delivered == [entry.id] && stats.created == 1 && stats.requests == 1 && left.isEmpty,
                 "POST while offline → kept in an outbox on disk (queued, key \(entry.idempotencyKey)); online again, flush → delivered: \(stats.created) order created"
             )
         } catch {
-            check(false, "outbox → \(error.description)")
+            check(false, "outbox → \(error)")
         }
     }
 

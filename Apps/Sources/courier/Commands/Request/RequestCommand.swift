@@ -179,6 +179,8 @@ struct RequestCommand: AsyncParsableCommand {
         }
         var configuration = NetworkClient.Configuration(
             transport: try transportOptions.make())
+        // Also the outbox's replays' (an entry keeps no timeout of its own).
+        configuration.timeout = .milliseconds(Int(timeout * 1000))
         if noLocation { configuration.redirects = .none }
         if let maxRedirects {
             guard maxRedirects >= 0 else { throw ValidationError("--max-redirs must be 0 or more") }

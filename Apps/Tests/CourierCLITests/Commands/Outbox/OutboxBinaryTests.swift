@@ -40,9 +40,11 @@ struct OutboxBinaryTests {
             #expect(listed == .exited(0), "\(listErrors)")
             let entries = Self.lines(listOutput)
             #expect(entries.count == 2)
-            #expect(entries.allSatisfy { $0["state"] as? String == "queued" && $0["attempts"] as? Int == 1 && $0["method"] as? String == "POST" })
+            #expect(entries.allSatisfy { $0["state"] as? String == "queued" && $0["method"] as? String == "POST" })
+            // In order: the second command sent the first write again (it may not overtake it) and stopped there.
+            #expect(entries.map { $0["attempts"] as? Int } == [2, 0], "\(entries)")
             #expect(entries.allSatisfy { ($0["url"] as? String)?.contains(secret) == false }, "the URL redacted as logs redact it")
-            #expect(entries.allSatisfy { $0["lastError"] is String && $0["createdAt"] is String && $0["id"] is String })
+            #expect(entries.first?["lastError"] is String && entries.allSatisfy { $0["createdAt"] is String && $0["id"] is String })
             // No secret in any file of the directory.
             for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
                 let bytes = try Data(contentsOf: URL(fileURLWithPath: directory).appendingPathComponent(name))
@@ -60,9 +62,10 @@ struct OutboxBinaryTests {
                 ])
                 #expect(status == .exited(75), "a lost answer leaves it queued: \(errors)")
             }
+            // The second command delivered the first write (its replayed answer) before losing its own.
             let (flushed, _, flushErrors) = try await RequestOutputTests.courier(["outbox", "flush", directory, "-H", "Authorization: Bearer x"])
             #expect(flushed == .exited(0), "\(flushErrors)")
-            #expect(flushErrors.components(separatedBy: "delivered ").count == 3, "\(flushErrors)")
+            #expect(flushErrors.components(separatedBy: "delivered ").count == 2, "\(flushErrors)")
             let stats = try await NetworkClient().request(sandbox.get("/idempotent/\(store)/stats"), as: IdempotentStats.self)
             #expect(stats.created == 2, "\(stats)")
             #expect(stats.keys.map(\.requests) == [2, 2], "each write's one key on its lost and its flushed attempt: \(stats)")
@@ -85,7 +88,7 @@ struct OutboxBinaryTests {
                 "request", "POST", url, "--json", #"{"item":"milk"}"#, "--idempotency-key", "k-7", "--outbox", directory,
             ])
             #expect(reused == .exited(11), "\(reusedErrors)")
-            #expect(String(decoding: reusedOutput, as: UTF8.self).contains("another payload"))
+            #expect(reusedOutput.isEmpty && reusedErrors.contains("another payload"), "as without --outbox: the error on stderr")
             let entries = Self.lines(try await RequestOutputTests.courier(["outbox", "list", directory, "--json"]).1)
             #expect(entries.count == 1 && entries.first?["state"] as? String == "failed" && entries.first?["lastError"] as? String == "HTTP 422")
             let (flushed, _, _) = try await RequestOutputTests.courier(["outbox", "flush", directory])
