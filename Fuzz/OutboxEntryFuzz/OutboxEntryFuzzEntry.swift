@@ -67,7 +67,8 @@ public func outboxEntryFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: In
     let slice = (Data([0xAA, 0xBB]) + fileData).dropFirst(2)
     let fromSlice = OutboxEntryFormat.decode(slice)
     guard fromSlice?.entry == decoded?.entry, fromSlice?.body == decoded?.body else {
-        fuzzFailure("decoding a slice differs: \(String(describing: decoded?.entry)) vs \(String(describing: fromSlice?.entry)) for \(fuzzShow(file))")
+        fuzzFailure(
+            "decoding a slice differs: \(String(describing: decoded?.entry)) vs \(String(describing: fromSlice?.entry)) for \(fuzzShow(file))")
     }
 
     guard let (entry, body) = decoded else { return 0 }
@@ -179,12 +180,16 @@ public func outboxEntryFuzzInitialize(
                     body: Data(#"{"title":"Unprocessable","detail":"quantity \u00e9"}"#.utf8)))
         ),
         (
-            "empty", entry("ffffffffffffffff-00000000", method: .delete, url: "http://localhost:8080/items/1", headers: [], key: "k", keyHeader: "X-Request-Id", body: Data())
+            "empty",
+            entry(
+                "ffffffffffffffff-00000000", method: .delete, url: "http://localhost:8080/items/1", headers: [], key: "k", keyHeader: "X-Request-Id",
+                body: Data())
         ),
         (
             "custom-method",
             entry(
-                method: HTTPRequest.Method("PURGE")!, url: "HTTP://EXAMPLE.com/%E2%82%AC", headers: [("X-Empty", ""), ("X-Obs", "caf\u{e9} \u{c548}\u{b155}")],
+                method: HTTPRequest.Method("PURGE")!, url: "HTTP://EXAMPLE.com/%E2%82%AC",
+                headers: [("X-Empty", ""), ("X-Obs", "caf\u{e9} \u{c548}\u{b155}")],
                 key: "W/\"x\"", body: Data("\u{1b}[2J".utf8), attempts: Int(Int32.max), notBefore: Date(timeIntervalSince1970: 0))
         ),
         (

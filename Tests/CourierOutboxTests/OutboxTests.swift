@@ -60,7 +60,8 @@ struct OutboxTests {
         }
     }
 
-    @Test("a lost answer keeps the write queued; the next flush sends it with the same key and one resource exists", arguments: TransportKind.allCases)
+    @Test(
+        "a lost answer keeps the write queued; the next flush sends it with the same key and one resource exists", arguments: TransportKind.allCases)
     func lostAnswer(_ kind: TransportKind) async throws {
         try await withSandbox { sandbox in
             let store = Self.store()
@@ -68,7 +69,10 @@ struct OutboxTests {
             let outbox = try Outbox(directory: directory, client: Self.client(kind, timeout: .seconds(3)))
             let events = outbox.events()
             let outcome = try await outbox.send(Self.write("\(sandbox.baseURL.absoluteString)/idempotent/\(store)?loseAnswers=1", "tea"))
-            guard case .queued(let entry, let error) = outcome else { Issue.record("not queued: \(outcome)"); return }
+            guard case .queued(let entry, let error) = outcome else {
+                Issue.record("not queued: \(outcome)")
+                return
+            }
             #expect(error?.family == .transport, "\(String(describing: error))")
             #expect(entry.attempts == 1 && entry.lastError != nil && entry.notBefore != nil)
             // Another process (here: another outbox on the directory) finds it and delivers it.
@@ -117,7 +121,10 @@ struct OutboxTests {
             let store = Self.store()
             let url = "\(sandbox.baseURL.absoluteString)/idempotent/\(store)"
             let outbox = try Outbox(directory: Self.directory(), client: Self.client())
-            guard case .delivered(_, let first) = try await outbox.send(OutboxWrite(url: url, json: Data(#"{"item":"tea"}"#.utf8), headerFields: [.init("Idempotency-Key")!: "k-1"])) else {
+            guard
+                case .delivered(_, let first) = try await outbox.send(
+                    OutboxWrite(url: url, json: Data(#"{"item":"tea"}"#.utf8), headerFields: [.init("Idempotency-Key")!: "k-1"]))
+            else {
                 Issue.record("not delivered")
                 return
             }
@@ -132,7 +139,10 @@ struct OutboxTests {
             #expect(kept.id == failed.id && kept.state == .failed && kept.attempts == 1)
             #expect(kept.answer?.status == 422 && String(decoding: kept.answer?.body ?? Data(), as: UTF8.self).contains("another payload"))
             #expect(await outbox.flush().failed.isEmpty, "a failed entry is not sent again by a flush")
-            guard case .failed(_, let answer, let error) = try await outbox.retry(failed.id) else { Issue.record("retry did not fail"); return }
+            guard case .failed(_, let answer, let error) = try await outbox.retry(failed.id) else {
+                Issue.record("retry did not fail")
+                return
+            }
             #expect(answer?.statusCode == 422 && error.family == .client)
             #expect(try await Self.stats(sandbox, store).keys.first { $0.key == "k-1" }?.requests == 3)
         }
@@ -147,9 +157,14 @@ struct OutboxTests {
             let secret = "s3cret-token-\(UUID().uuidString)"
             var write = Self.write(
                 "\(down.baseURL.absoluteString)/echo", "tea",
-                headers: [.authorization: "Bearer \(secret)", .cookie: "session=\(secret)", .init("X-Note-Token")!: secret, .init("X-Trace")!: "kept"])
+                headers: [
+                    .authorization: "Bearer \(secret)", .cookie: "session=\(secret)", .init("X-Note-Token")!: secret, .init("X-Trace")!: "kept",
+                ])
             write.secretHeaders.insert("x-note-token")
-            guard case .queued(let entry, _) = try await outbox.send(write) else { Issue.record("sent to a refusing port?"); return }
+            guard case .queued(let entry, _) = try await outbox.send(write) else {
+                Issue.record("sent to a refusing port?")
+                return
+            }
             let bytes = try Self.everyByte(in: directory)
             #expect(bytes.range(of: Data(secret.utf8)) == nil, "a secret on disk")
             #expect(bytes.range(of: Data("kept".utf8)) != nil, "the other fields are journaled")
@@ -158,7 +173,8 @@ struct OutboxTests {
             try await outbox.drop(entry.id)
             let echoURL = "\(sandbox.baseURL.absoluteString)/echo"
             let echo = try Outbox(directory: directory, client: Self.client())
-            guard case .delivered(_, let echoed) = try await echo.send(Self.write(echoURL, "tea", headers: [.authorization: "Bearer \(secret)"])) else {
+            guard case .delivered(_, let echoed) = try await echo.send(Self.write(echoURL, "tea", headers: [.authorization: "Bearer \(secret)"]))
+            else {
                 Issue.record("not delivered")
                 return
             }

@@ -80,7 +80,8 @@ struct OutboxBenchmark {
                 rates[name, default: []].append(Double(perRound) / seconds)
                 let stats = try await client.request(Stats.Endpoint(url: "\(base)/idempotent/\(store)/stats"), as: Stats.self)
                 created[name, default: 0] += stats.created
-                precondition(stats.created == perRound && stats.requests == perRound, "\(name): \(stats.created) created of \(stats.requests) requests")
+                precondition(
+                    stats.created == perRound && stats.requests == perRound, "\(name): \(stats.created) created of \(stats.requests) requests")
             }
         }
         print("")
