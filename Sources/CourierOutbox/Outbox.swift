@@ -21,7 +21,7 @@ import Synchronization
 ///
 /// Several processes may share the directory: a flush holds an advisory lock on it, so one
 /// entry is never in flight twice, and a second flush waits for the first, then sends what is
-/// left. The journal survives `kill -9` at any instant (``OutboxEntryFormat``, ``OutboxJournal``).
+/// left. The journal survives `kill -9` at any instant (<doc:WritesNeverLost>).
 ///
 /// ```swift
 /// let outbox = try Outbox(directory: appSupport.appendingPathComponent("outbox"), client: client)

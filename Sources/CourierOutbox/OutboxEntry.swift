@@ -55,7 +55,7 @@ public struct OutboxEntry: Sendable, Equatable, Identifiable {
     public internal(set) var state: State
     /// Why the last attempt did not deliver it (`HTTP 503`, `networkError(-1004 cannotConnectToHost)` …).
     public internal(set) var lastError: String?
-    /// Not sent again before this time by ``Outbox/run()`` (backoff, or the server's `Retry-After`);
+    /// Not sent again before this time by ``Outbox/run(headers:)`` (backoff, or the server's `Retry-After`);
     /// ``Outbox/flush(headers:)`` sends at once.
     public internal(set) var notBefore: Date?
     /// The answer that failed it, for a ``State/failed`` entry that got one.
