@@ -393,7 +393,7 @@ let package = Package(
             name: "CourierDocsTests",
             dependencies: [
                 "Courier", "CourierLLM", "CourierLLMAdapter", "CourierConcurrency", "CourierCombine", "CourierTesting",
-                "CourierCache", "CourierCookies", "CourierTransfers", "CourierObservability",
+                "CourierCache", "CourierCookies", "CourierTransfers", "CourierObservability", "CourierOutbox",
                 "AccountsAPI", "HackerNewsAPI", "SeoulCultureAPI", "AlanAPI", "CourierWebSocket",
                 .product(name: "CourierSandbox", package: "Sandbox"),
             ],
