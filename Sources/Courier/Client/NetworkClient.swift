@@ -94,8 +94,10 @@ public final class NetworkClient: NetworkProviding, Sendable {
 
     /// Everything taken from `endpoint` before the first suspension: nothing generic over the
     /// endpoint type lives across an `await` (cheaper frames in unspecialised generic code).
-    package func call(for endpoint: some Endpoint) throws(NetworkError) -> Call {
-        var built = try builder.build(endpoint)
+    /// With `toItsOwnServer`, the request goes to the endpoint's own `baseURL` even when the
+    /// client has a ``Configuration/baseURL`` (a URL given whole).
+    package func call(for endpoint: some Endpoint, toItsOwnServer: Bool = false) throws(NetworkError) -> Call {
+        var built = try (toItsOwnServer ? RequestBuilder(encoder: configuration.encoder) : builder).build(endpoint)
         let traits = endpoint.traits
         configuration.idempotencyKeys.stamp(&built.request, traits: traits)
         return Call(
