@@ -312,7 +312,7 @@ public final class Outbox: Sendable {
         }
     }
 
-    /// A journal failure as the ``NetworkError`` a caller of `send` sees.
+    /// A journal failure as the `NetworkError` a caller of `send` sees.
     private static func fileError(_ error: OutboxError) -> NetworkError {
         guard case .journal(let path, let code) = error else { return .fileError(.ioFailed(path: "outbox", operation: "write", errno: EIO)) }
         return .fileError(code == ENOSPC ? .diskFull(path: path) : .ioFailed(path: path, operation: "write", errno: code))
