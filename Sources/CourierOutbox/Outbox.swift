@@ -265,12 +265,11 @@ public final class Outbox: Sendable {
     /// Keeps `entry` as failed (`final`) or queued with a backoff, and tells the subscribers.
     private func settle(_ entry: OutboxEntry, body: Data, answer: NetworkResponse?, error: NetworkError, final: Bool) async -> OutboxOutcome {
         var entry = entry
-        entry.lastError = answer.map { "HTTP \($0.statusCode)" } ?? error.description
+        // Within what the reader accepts (4 KiB): an error's text can quote the server.
+        entry.lastError = String((answer.map { "HTTP \($0.statusCode)" } ?? error.description).prefix(512))
         if final {
             entry.state = .failed
-            entry.answer = answer.map {
-                OutboxEntry.Answer(status: $0.statusCode, headerFields: $0.headers, body: Data($0.body.prefix(OutboxLimits.maxAnswerBytes)))
-            }
+            entry.answer = answer.map { OutboxEntry.Answer.kept(status: $0.statusCode, headerFields: $0.headers, body: $0.body) }
         } else if error != .taskCancelled {
             entry.notBefore = Date().addingTimeInterval(OutboxBackoff.delay(attempts: entry.attempts, retryAfter: answer?.head.retryAfterSeconds))
         }

@@ -14,9 +14,11 @@ enum OutboxBackoff {
     }
 
     /// Whether a thrown error ends the entry: a request that can never be sent (its URL, its
-    /// body) or an answer too large to read. Transport errors, timeouts, cancellation and a
-    /// missing credential (a token middleware with no token yet) keep it queued.
+    /// body) or an answer the client's limits refuse (too large a body, too many or too large
+    /// header fields — a replay gets the same answer again). Transport errors, timeouts,
+    /// cancellation and a missing credential (a token middleware with no token yet) keep it queued.
     static func isFinal(_ error: NetworkError) -> Bool {
+        if case .networkError(let failure) = error, failure.code == .cannotParseResponse { return true }
         switch error.family {
         case .request, .file: return true
         case .response: if case .responseTooLarge = error { return true } else { return false }

@@ -31,6 +31,23 @@ public struct OutboxEntry: Sendable, Equatable, Identifiable {
             self.headerFields = headerFields
             self.body = body
         }
+
+        /// The most bytes of header fields kept of a server's answer.
+        static let maxFieldBytes = 64 << 10
+
+        /// What is kept of a server's answer: its status, its first 256 header fields
+        /// within ``maxFieldBytes``, and its body's first ``OutboxLimits/maxAnswerBytes`` — so an
+        /// answer with a thousand fields or a huge body still makes an entry the reader accepts.
+        static func kept(status: Int, headerFields: HTTPFields, body: Data) -> Answer {
+            var kept = HTTPFields()
+            var bytes = 0
+            for field in headerFields.prefix(OutboxEntryFormat.maxFields) {
+                bytes += field.name.rawName.utf8.count + field.value.utf8.count
+                if bytes > maxFieldBytes { break }
+                kept.append(field)
+            }
+            return Answer(status: status, headerFields: kept, body: Data(body.prefix(OutboxLimits.maxAnswerBytes)))
+        }
     }
 
     /// The entry's name in the outbox: its creation time and a random part, in queue order.

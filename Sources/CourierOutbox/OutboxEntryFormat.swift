@@ -21,6 +21,8 @@ enum OutboxEntryFormat {
     static let versionLine = Data("courier-outbox 1\n".utf8)
     /// The most bytes of the JSON line.
     static let maxMetadataBytes = 256 << 10
+    /// The most header fields of a request or an answer in an entry.
+    static let maxFields = 256
     /// The deepest nesting of arrays and objects the JSON line may have (it needs 4).
     static let maxDepth = 6
 
@@ -115,15 +117,15 @@ enum OutboxEntryFormat {
         }
     }
 
-    /// Whether `url` is an `http(s)` URL of visible ASCII, at most 64 KiB.
-    private static func isURL(_ url: String) -> Bool {
+    /// Whether `url` is an `http(s)` URL of visible ASCII, at most 64 KiB (what a write may keep).
+    static func isURL(_ url: String) -> Bool {
         let lowercased = url.prefix(8).lowercased()
         guard lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://"), url.utf8.count <= 64 << 10 else { return false }
         return url.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
     }
 
     private static func fields(_ pairs: [[String]]) -> HTTPFields? {
-        guard pairs.count <= 256 else { return nil }
+        guard pairs.count <= maxFields else { return nil }
         var fields = HTTPFields()
         for pair in pairs {
             guard pair.count == 2, let name = HTTPField.Name(pair[0]), HTTPField.isValidValue(pair[1]) else { return nil }

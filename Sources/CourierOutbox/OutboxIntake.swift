@@ -9,8 +9,11 @@ enum OutboxIntake {
     static func entry(
         for write: OutboxWrite, id: String, keys: NetworkClient.IdempotencyKeys, limits: OutboxLimits
     ) throws(OutboxError) -> (entry: OutboxEntry, body: Data, secret: HTTPFields) {
-        guard URLEndpoint.parts(of: write.url) != nil, write.url.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+        guard OutboxEntryFormat.isURL(write.url), URLEndpoint.parts(of: write.url) != nil else {
             throw .invalidWrite("'\(Redactor().url(String(write.url.prefix(200))))' is not an http:// or https:// URL of visible characters")
+        }
+        guard write.headerFields.count <= OutboxEntryFormat.maxFields else {
+            throw .invalidWrite("it has more than \(OutboxEntryFormat.maxFields) header fields")
         }
         let body = try read(write.body, limit: limits.maxBytes)
         let header = keys.header

@@ -51,17 +51,21 @@ final class OutboxJournal: Sendable {
 
     /// Writes `entry` with `body` whole in place of its file (or as a new one).
     func write(_ entry: OutboxEntry, body: Data) throws(OutboxError) {
-        let bytes = OutboxEntryFormat.encode(entry, body: body)
+        try write(OutboxEntryFormat.encode(entry, body: body), as: entry.id)
+    }
+
+    /// Writes an entry file's `bytes` whole in place of entry `id`'s file.
+    private func write(_ bytes: Data, as id: String) throws(OutboxError) {
         let temporary = directory + ".tmp-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
         let failure = PrivateFile.create(bytes, at: temporary, sync: true)
         guard failure == 0 else {
             unlink(temporary)
             throw .journal(path: temporary, errno: failure)
         }
-        guard rename(temporary, path(of: entry.id)) == 0 else {
+        guard rename(temporary, path(of: id)) == 0 else {
             let code = errno
             unlink(temporary)
-            throw .journal(path: path(of: entry.id), errno: code)
+            throw .journal(path: path(of: id), errno: code)
         }
         try syncDirectory()
     }
@@ -73,9 +77,9 @@ final class OutboxJournal: Sendable {
         defer { lock.unlock() }
         lock.wait()
         let (count, bytes) = usage()
-        let size = OutboxEntryFormat.encode(entry, body: body).count
-        guard count + 1 <= limits.maxEntries, bytes + size <= limits.maxBytes else { throw .full(entries: count, bytes: bytes) }
-        try write(entry, body: body)
+        let file = OutboxEntryFormat.encode(entry, body: body)
+        guard count + 1 <= limits.maxEntries, bytes + file.count <= limits.maxBytes else { throw .full(entries: count, bytes: bytes) }
+        try write(file, as: entry.id)
     }
 
     /// Removes entry `id` (delivered or dropped); false when it was not there.

@@ -12,7 +12,7 @@ import Foundation
 #if canImport(Network)
 import Network
 #else
-final class NWPathMonitor: @unchecked Sendable {
+final class NWPathMonitor: @unchecked Sendable {  // unchecked: a compile-only stand-in, never run
     struct Path {
         enum Status { case satisfied, unsatisfied }
         var status: Status

@@ -59,4 +59,16 @@ struct OutboxEntryFormatTests {
         #expect(OutboxEntryFormat.decode(Data("courier-outbox 1\n\(deep)\n".utf8)) == nil)
         #expect(OutboxEntryFormat.depth(of: Data(#"{"a":"[[[[[[[[","b":[[1]]}"#.utf8)) == 3, "brackets in strings do not count")
     }
+
+    @Test("a server's answer of 1,000 fields and a 1 MiB body is kept within what the reader accepts")
+    func hostileAnswerKept() throws {
+        var fields = HTTPFields()
+        for index in 0..<1000 { fields.append(HTTPField(name: HTTPField.Name("x-flood-\(index)")!, value: String(repeating: "v", count: 100))) }
+        let answer = OutboxEntry.Answer.kept(status: 422, headerFields: fields, body: Data(count: 1 << 20))
+        #expect(answer.headerFields.count <= 256 && answer.body.count == OutboxLimits.maxAnswerBytes)
+        var entry = Self.entry(state: .failed)
+        entry.answer = answer
+        let decoded = try #require(OutboxEntryFormat.decode(OutboxEntryFormat.encode(entry, body: Data())))
+        #expect(decoded.entry.answer == answer)
+    }
 }

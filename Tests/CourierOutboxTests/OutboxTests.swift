@@ -255,4 +255,28 @@ struct OutboxTests {
         _ = await reopened.flush()
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(entry.id + ".unreadable").path))
     }
+
+    @Test(
+        "a flooded final answer: over the client's header limit it fails the write (not retried forever), within it the answer is kept; the entry stays readable",
+        arguments: TransportKind.allCases)
+    func floodedAnswer(_ kind: TransportKind) async throws {
+        try await withSandbox { sandbox in
+            let outbox = try Outbox(directory: Self.directory(), client: Self.client(kind))
+            let base = "\(sandbox.baseURL.absoluteString)/hostile/headers?size=64&status=422"
+            guard case .failed(let refused, nil, let error) = try await outbox.send(Self.write(base + "&count=1000", "tea")) else {
+                Issue.record("1,000 fields: not failed without an answer")
+                return
+            }
+            #expect(error == .networkError(URLError(.cannotParseResponse)), "\(error)")
+            guard case .failed(let kept, let answer, _) = try await outbox.send(Self.write(base + "&count=200", "milk")) else {
+                Issue.record("200 fields: not failed")
+                return
+            }
+            #expect(answer?.statusCode == 422 && (answer?.headers.count ?? 0) > 200)
+            let entries = await outbox.entries()
+            #expect(entries.map(\.id) == [refused.id, kept.id] && entries.allSatisfy { $0.state == .failed })
+            #expect(entries.first?.lastError?.contains("cannotParseResponse") == true)
+            #expect(entries.last?.answer?.status == 422 && (entries.last?.answer?.headerFields.count ?? 0) > 200)
+        }
+    }
 }
