@@ -34,6 +34,7 @@ let package = Package(
         .library(name: "CourierCache", targets: ["CourierCache"]),
         .library(name: "CourierCookies", targets: ["CourierCookies"]),
         .library(name: "CourierTransfers", targets: ["CourierTransfers"]),
+        .library(name: "CourierOutbox", targets: ["CourierOutbox"]),
         .library(name: "CourierObservability", targets: ["CourierObservability"]),
         .library(name: "CourierResilience", targets: ["CourierResilience"]),
         .library(name: "CourierAsyncHTTPClient", targets: ["CourierAsyncHTTPClient"]),
@@ -132,6 +133,16 @@ let package = Package(
                 "Courier", "CourierTransportCore",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: library
+        ),
+        // Writes kept on disk until delivered: a journal per entry, replayed in order with its idempotency key.
+        .target(
+            name: "CourierOutbox",
+            dependencies: [
+                "Courier", "CourierTransportCore",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: library
@@ -348,6 +359,15 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "CourierOutboxTests",
+            dependencies: [
+                "CourierOutbox", "Courier", "CourierAsyncHTTPClient", "CourierTesting", "IntegrationTestSupport",
+                .product(name: "CourierSandbox", package: "Sandbox"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "CourierTransfersTests",
             dependencies: [
                 "CourierTransfers", "Courier", "CourierAsyncHTTPClient", "CourierTesting", "IntegrationTestSupport", "CourierCache",
@@ -395,7 +415,7 @@ let package = Package(
             name: "CourierDocsTests",
             dependencies: [
                 "Courier", "CourierLLM", "CourierLLMAdapter", "CourierConcurrency", "CourierCombine", "CourierTesting",
-                "CourierCache", "CourierCookies", "CourierTransfers", "CourierObservability",
+                "CourierCache", "CourierCookies", "CourierTransfers", "CourierObservability", "CourierOutbox",
                 "AccountsAPI", "HackerNewsAPI", "SeoulCultureAPI", "AlanAPI", "CourierWebSocket",
                 .product(name: "CourierSandbox", package: "Sandbox"),
             ],

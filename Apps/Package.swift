@@ -13,6 +13,7 @@ let courier: [Target.Dependency] = [
     .product(name: "Courier", package: "Courier"), .product(name: "CourierAsyncHTTPClient", package: "Courier"),
     .product(name: "CourierCache", package: "Courier"), .product(name: "CourierCookies", package: "Courier"),
     .product(name: "CourierTransfers", package: "Courier"), .product(name: "CourierObservability", package: "Courier"),
+    .product(name: "CourierOutbox", package: "Courier"),
 ]
 let sandbox: Target.Dependency = .product(name: "CourierSandbox", package: "CourierSandbox")
 func library(_ name: String) -> Target.Dependency { .product(name: name, package: "Courier") }
@@ -78,6 +79,13 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Benchmarks/ResilienceBenchmark",
+            swiftSettings: strict
+        ),
+        // Writes through an outbox (journaled, synced, sent, removed) beside plain POSTs.
+        .executableTarget(
+            name: "OutboxBenchmark",
+            dependencies: courier + [sandbox, .product(name: "NIOPosix", package: "swift-nio")],
+            path: "Benchmarks/OutboxBenchmark",
             swiftSettings: strict
         ),
         // Peak memory and time against the sandbox's hostile routes, per transport.

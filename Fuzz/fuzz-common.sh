@@ -30,12 +30,13 @@ SRC="$ROOT/Sources"
 SANDBOX_SRC="$ROOT/Sandbox/Sources"
 
 # Every harness, in the order run-all runs them.
-ALL_HARNESSES=(HeaderFuzz SSEFuzz DiskEntryFuzz SeoulFuzz HTMLTextFuzz AlanFrameFuzz MultipartFuzz LLMFuzz)
+ALL_HARNESSES=(HeaderFuzz SSEFuzz DiskEntryFuzz OutboxEntryFuzz SeoulFuzz HTMLTextFuzz AlanFrameFuzz MultipartFuzz LLMFuzz)
 
 # The modules each harness links, dependents before their dependencies.
 harness_modules() {
     case "$1" in
         HeaderFuzz | DiskEntryFuzz) echo "CourierCache CourierTransfers Courier CourierTransportCore OpenAPIRuntime HTTPTypes Crypto" ;;
+        OutboxEntryFuzz) echo "CourierOutbox CourierTransportCore OpenAPIRuntime HTTPTypes Crypto" ;;
         SSEFuzz) echo "CourierTransfers Courier CourierTransportCore OpenAPIRuntime HTTPTypes Crypto" ;;
         SeoulFuzz) echo "SeoulCultureAPI Courier CourierTransportCore OpenAPIRuntime HTTPTypes Crypto" ;;
         HTMLTextFuzz) echo "HackerNewsAPI" ;;
@@ -55,6 +56,7 @@ module_deps() {
         Courier) echo "CourierTransportCore OpenAPIRuntime HTTPTypes" ;;
         CourierCache) echo "Courier CourierTransportCore Crypto" ;;
         CourierTransfers) echo "Courier CourierTransportCore" ;;
+        CourierOutbox) echo "CourierTransportCore HTTPTypes" ;;
         SeoulCultureAPI) echo "Courier" ;;
         CourierLLMAdapter) echo "Courier CourierLLM CourierTransfers" ;;
         AlanAPI) echo "CourierLLMAdapter CourierLLM CourierTransfers" ;;
@@ -66,7 +68,7 @@ module_deps() {
 harness_max_len() {
     case "$1" in
         SeoulFuzz | LLMFuzz) echo 16384 ;;
-        DiskEntryFuzz | MultipartFuzz | SSEFuzz) echo 8192 ;;
+        DiskEntryFuzz | OutboxEntryFuzz | MultipartFuzz | SSEFuzz) echo 8192 ;;
         *) echo 4096 ;;
     esac
 }
@@ -77,7 +79,7 @@ module_sources() {
     case "$1" in
         HTTPTypes) ls "$CHECKOUTS"/swift-http-types/Sources/HTTPTypes/*.swift ;;
         OpenAPIRuntime) find "$CHECKOUTS/swift-openapi-runtime/Sources/OpenAPIRuntime" -name '*.swift' | LC_ALL=C sort ;;
-        Crypto) ls "$FUZZ_DIR"/Shims/Crypto/*.swift ;;  # a trapping stand-in, see the file
+        Crypto) ls "$FUZZ_DIR"/Shims/Crypto/*.swift ;;  # a stand-in (real SHA-256, the rest traps), see the file
         CourierTransportCore)
             # Everything but the C shim's caller (the write-back of downloads is not fuzzed).
             ls "$SRC"/CourierTransportCore/*.swift
@@ -94,6 +96,10 @@ module_sources() {
         CourierCache)
             # The cache's parsers: headers, the disk entry format, freshness — not the middleware or the stores.
             printf '%s\n' "$SRC"/CourierCache/{CacheControl,ByteRange,DiskEntryFormat,CachedResponse,CachedResponse+Freshness,CacheFreshness,CacheStorability,CachedBodyFile,CacheCredentials}.swift
+            ;;
+        CourierOutbox)
+            # The journal's entry file format only — not the outbox, its journal or locks (Courier, swift-log).
+            printf '%s\n' "$SRC"/CourierOutbox/{OutboxEntryFormat,OutboxEntry,OutboxLimits}.swift
             ;;
         CourierTransfers) printf '%s\n' "$SRC"/CourierTransfers/{ContentRange,LineSplitter}.swift "$SRC"/CourierTransfers/ServerSentEvents/{EventStreamParser,ServerEvent}.swift ;;
         CourierLLM) find "$SRC/CourierLLM" -name '*.swift' | LC_ALL=C sort ;;
@@ -124,7 +130,7 @@ module_flags() {
             done
             printf '%s\n' -enable-upcoming-feature InternalImportsByDefault -D FoundationURL -O
             ;;
-        Crypto) printf '%s\n' -Onone ;;
+        Crypto) printf '%s\n' -O ;;  # uninstrumented; optimised for the SHA-256 of every outbox body
         OpenAPIRuntime)
             printf '%s\n' -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility \
                 -enable-upcoming-feature InternalImportsByDefault -D FullFoundation -Onone
@@ -252,9 +258,9 @@ harness_seed_dirs() {
     local harness="$1"
     [ -d "$FUZZ_DIR/$harness/seeds" ] && echo "$FUZZ_DIR/$harness/seeds"
     case "$harness" in
-        DiskEntryFuzz)
-            # Entries written by the real encoder (DiskEntryFormat.encode), so a format change
-            # never leaves stale seeds behind.
+        DiskEntryFuzz | OutboxEntryFuzz)
+            # Entries written by the real encoder (DiskEntryFormat.encode, OutboxEntryFormat.encode),
+            # so a format change never leaves stale seeds behind.
             local dir="$OUT/generated/seeds-$harness"
             rm -rf "$dir" && mkdir -p "$dir"
             FUZZ_WRITE_SEEDS="$dir" SWIFT_BACKTRACE=enable=no "$OUT/bin/$harness" -runs=0 >/dev/null 2>&1 || true

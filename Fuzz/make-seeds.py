@@ -3,8 +3,9 @@
 (Fuzz/<Harness>/<Harness>.dict): realistic inputs from the seed systems and hostile ones from
 issue 25. Run it again after editing; the files it writes are committed.
 
-DiskEntryFuzz's seeds are written by the harness with the real encoder at each run
-(FUZZ_WRITE_SEEDS); here only its regression input. LLMFuzz's come from
+DiskEntryFuzz's and OutboxEntryFuzz's seeds are written by the harness with the real encoder at
+each run (FUZZ_WRITE_SEEDS); here only DiskEntryFuzz's regression input and OutboxEntryFuzz's
+dictionary. LLMFuzz's come from
 Tests/CourierLLMTests/Fixtures/corpus.json.
 """
 import os
@@ -204,3 +205,18 @@ os.makedirs(folder)
 with open(os.path.join(folder, "regression-status-1000"), "wb") as f:
     f.write(b"\x01" + text("k") + struct.pack("<I", 1) + text("u") + struct.pack("<H", 1000) + text("")
             + struct.pack("<d", 0.0) * 2 + struct.pack("<I", 0) * 2 + b"\x00" + struct.pack("<Q", 0))
+
+# --- outbox entries: the seeds are written by the harness with the real encoder at each run
+# (FUZZ_WRITE_SEEDS); here only the dictionary of the format's tokens
+with open(os.path.join(FUZZ, "OutboxEntryFuzz", "OutboxEntryFuzz.dict"), "w", encoding="ascii") as f:
+    f.write("# libFuzzer dictionary, written by Fuzz/make-seeds.py\n")
+    for word in ["courier-outbox 1\\x0a", "\\x0a", '{\\"', '\\":', '\\":\\"', '\\",\\"', "],[", '[[\\"', '\\"]]', ":[]", ":null",
+                 '\\"id\\":\\"', '\\"method\\":\\"', '\\"url\\":\\"', '\\"headers\\":', '\\"key\\":\\"', '\\"keyHeader\\":\\"',
+                 '\\"createdAt\\":', '\\"attempts\\":', '\\"state\\":\\"', '\\"lastError\\":', '\\"notBefore\\":', '\\"bodyLength\\":',
+                 '\\"bodySHA256\\":\\"', '\\"answer\\":{', '\\"status\\":', '\\"body\\":\\"', "queued", "failed",
+                 "0000019ac8f0a000-1a2b3c4d", "http://", "https://", "HTTPS://", "POST", "PUT", "PATCH", "DELETE",
+                 "Idempotency-Key", "Content-Type", "application/json", "\\\\\\\"", "\\\\u0000", "\\\\u000d\\\\u000a", "\\\\ud800",
+                 "\\\\udc00", "\\\\/", "\\xc3\\xa9", "\\x7f", "2147483647", "2147483648", "-1", "0", "1e3", "1.5",
+                 "253402300800000", "253402300800001", "9223372036854775807", "9223372036854775808", "65536", "99", "100", "999", "1000",
+                 "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", "AAAA", "==", "true"]:
+        f.write('"%s"\n' % word)

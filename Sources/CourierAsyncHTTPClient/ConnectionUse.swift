@@ -29,12 +29,27 @@ final class ConnectionUse: Sendable {
         let id: UInt64
         let method: String
         let url: String
-        let fields: [(name: String, value: String)]
+        /// The exchange's fields as handed to AsyncHTTPClient (kept as they are: no copy made).
+        let fields: HTTPHeaders
         let recorder: CallRecorder
 
         func matches(_ head: HTTPRequestHead) -> Bool {
             guard head.method.rawValue == method, url.hasSuffix(head.uri) else { return false }
-            return fields.allSatisfy { field in head.headers[field.name].contains(field.value) }
+            // A walk over the head's fields per field: `headers[name]` made an array of a name's
+            // values each time (1,000 instructions per exchange that carries a `traceparent`).
+            return fields.allSatisfy { field in
+                head.headers.contains { $0.value == field.value && Self.sameName($0.name, field.name) }
+            }
+        }
+
+        /// Whether two field names are the same, ASCII letters compared without case.
+        static func sameName(_ a: String, _ b: String) -> Bool {
+            // Spelled alike, as a field AsyncHTTPClient was handed comes back.
+            if a == b { return true }
+            return a.utf8.count == b.utf8.count
+                && a.utf8.elementsEqual(b.utf8) { x, y in
+                    x == y || (x ^ y == 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
+                }
         }
     }
 
@@ -47,7 +62,7 @@ final class ConnectionUse: Sendable {
     /// Registers an exchange of the call `recorder` records; returns its number, for ``finish(_:)``.
     func register(_ recorder: CallRecorder, method: String, url: String, headers: HTTPHeaders) -> UInt64 {
         let id = nextExchange.add(1, ordering: .relaxed).newValue
-        let exchange = Exchange(id: id, method: method, url: url, fields: headers.map { ($0.name, $0.value) }, recorder: recorder)
+        let exchange = Exchange(id: id, method: method, url: url, fields: headers, recorder: recorder)
         waiting.withLock { $0.append(exchange) }
         waitingCount.add(1, ordering: .releasing)
         return id

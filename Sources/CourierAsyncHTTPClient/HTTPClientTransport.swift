@@ -206,7 +206,7 @@ public final class HTTPClientTransport: CallTransport, Sendable {
 
     /// One request through AsyncHTTPClient, the whole body accumulated within the context's limit.
     private func exchange(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: CallContext) async throws -> (HTTPResponse, ByteBuffer?) {
-        let built = try await Self.outgoing(request, body: body, baseURL: baseURL, group: client.eventLoopGroup)
+        let built = try await Self.outgoing(request, body: body, url: Self.url(request, baseURL, context), group: client.eventLoopGroup)
         let outgoing = built
         let exchange = registerConnection(context, method: outgoing.method.rawValue, url: outgoing.url.absoluteString, headers: outgoing.headers)
         defer { if let exchange { connections.finish(exchange) } }
@@ -260,7 +260,7 @@ public final class HTTPClientTransport: CallTransport, Sendable {
     /// per network read — 0.73× raw AsyncHTTPClient in events per CPU-second. Cancelling the
     /// task that reads the body, or dropping the body, cancels the request and closes its connection.
     private func stream(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, context: CallContext) async throws -> (HTTPResponse, HTTPBody?) {
-        var outgoing = HTTPClientRequest(url: URLJoin.join(baseURL, request.path ?? "/"))
+        var outgoing = HTTPClientRequest(url: Self.url(request, baseURL, context))
         outgoing.method = .init(rawValue: request.method.rawValue)
         for field in request.headerFields {
             outgoing.headers.add(name: field.name.rawName, value: field.value)
@@ -373,16 +373,22 @@ public final class HTTPClientTransport: CallTransport, Sendable {
         return HTTPResponse(status: .init(code: Int(status.code), reasonPhrase: status.reasonPhrase), headerFields: fields)
     }
 
-    /// `request` as AsyncHTTPClient's request.
-    private static func outgoing(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, group: any EventLoopGroup) async throws -> HTTPClient.Request
-    {
+    /// The URL `request` goes to: a recorded call's recorder joined it already, when it recorded
+    /// the exchange's start (one join per request instead of three).
+    private static func url(_ request: HTTPRequest, _ baseURL: URL, _ context: CallContext) -> String {
+        let path = request.path ?? "/"
+        return context.recorder?.joinedURL(baseURL, path) ?? URLJoin.join(baseURL, path)
+    }
+
+    /// `request` to `url` as AsyncHTTPClient's request.
+    private static func outgoing(_ request: HTTPRequest, body: HTTPBody?, url: String, group: any EventLoopGroup) async throws -> HTTPClient.Request {
         var headers = HTTPHeaders()
         headers.reserveCapacity(request.headerFields.count)
         for field in request.headerFields {
             headers.add(name: field.name.rawName, value: field.value)
         }
         return try HTTPClient.Request(
-            url: URLJoin.join(baseURL, request.path ?? "/"),
+            url: url,
             method: .init(rawValue: request.method.rawValue),
             headers: headers,
             body: try await requestBody(body, group: group)

@@ -50,7 +50,7 @@ final class CacheBodyWriter: Sendable {
             guard !state.done else { return true }
             guard state.written + bytes.count <= limit else { return true }
             let descriptor = state.descriptor
-            let written = bytes.withUnsafeBytes { DiskCacheStorage.writeAll($0, to: descriptor) }
+            let written = bytes.withUnsafeBytes { PrivateFile.writeAll($0, to: descriptor) }
             state.written += written
             return written != bytes.count
         }

@@ -47,26 +47,18 @@ extension DiskCacheStorage {
     }
 
     /// Creates `path` (and its parents) owner-only (0700) if missing; refuses one that is a
-    /// symbolic link, owned by another user, or writable by group or others.
+    /// symbolic link, owned by another user, or writable by group or others (`PrivateDirectory`).
     static func prepare(_ path: String) throws(DirectoryError) {
-        let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
-        var found = Platform.status(atPath: trimmed, followingLinks: false)
-        if found == nil {
-            guard errno == ENOENT else { throw .unusable(path: trimmed, errno: errno) }
-            let parent = (trimmed as NSString).deletingLastPathComponent
-            if !parent.isEmpty, parent != trimmed, Platform.status(atPath: parent, followingLinks: false) == nil {
-                try? FileManager.default.createDirectory(
-                    atPath: parent, withIntermediateDirectories: true,
-                    attributes: [.posixPermissions: 0o700])
+        do {
+            try PrivateDirectory.prepare(path)
+        } catch {
+            switch error {
+            case .unusable(let path, let code): throw .unusable(path: path, errno: code)
+            case .ownedByAnotherUser(let path): throw .ownedByAnotherUser(path: path)
+            case .writableByOthers(let path): throw .writableByOthers(path: path)
+            case .notADirectory(let path): throw .notADirectory(path: path)
             }
-            // Created 0700 from the start: no moment when it is open to others.
-            if mkdir(trimmed, 0o700) != 0, errno != EEXIST { throw .unusable(path: trimmed, errno: errno) }
-            found = Platform.status(atPath: trimmed, followingLinks: false)
         }
-        guard let status = found else { throw .unusable(path: trimmed, errno: errno) }
-        guard status.isDirectory else { throw .notADirectory(path: trimmed) }
-        guard status.owner == geteuid() else { throw .ownedByAnotherUser(path: trimmed) }
-        guard status.mode & 0o022 == 0 else { throw .writableByOthers(path: trimmed) }
     }
 
     /// The directory's credential key: read from its `.courier-key` file (0600), or made and

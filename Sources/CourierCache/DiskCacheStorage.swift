@@ -322,27 +322,7 @@ public final class DiskCacheStorage: CacheStorage, StreamingCacheStorage {
     /// after a power loss a damaged file fails its checksum and is a miss — a cache may lose
     /// entries, and an fsync per entry cost more than everything else a store does.
     static func write(_ data: some ContiguousBytes, to path: String) -> Bool {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { return false }
-        var length = 0
-        let written = data.withUnsafeBytes { buffer -> Int in
-            length = buffer.count
-            return writeAll(buffer, to: descriptor)
-        }
-        return close(descriptor) == 0 && written == length
-    }
-
-    /// Writes all of `buffer` to `descriptor` (retrying interrupted writes); the bytes written.
-    static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Int {
-        guard let base = buffer.baseAddress else { return 0 }
-        var done = 0
-        while done < buffer.count {
-            let count = Foundation.write(descriptor, base + done, buffer.count - done)
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 { break }
-            done += count
-        }
-        return done
+        PrivateFile.create(data, at: path, sync: false) == 0
     }
 
     /// The bytes of the file at `path`, or nil when it cannot be read whole. Last access is the

@@ -43,42 +43,46 @@ public struct MetricsObserver: CallObserver {
     public func callEnded(_ steps: [CallStep]) {
         var method = "GET"
         var exchanges: [Exchange] = []
-        for event in steps {
-            switch event.kind {
-            case .callStarted(let name, _):
-                method = name
-            case .attemptStarted(let url):
-                exchanges.append(Exchange(attempt: event.attempt, url: url, start: event.at, end: event.at))
-            case .responseHead(let status):
-                Self.update(&exchanges, event.attempt) {
-                    $0.status = status
-                    $0.end = event.at
+        // The steps read where they lie: a copy of each (`for step in steps`) cost 1,600 instructions a call.
+        steps.withUnsafeBufferPointer { steps in
+            for index in steps.indices {
+                let attempt = steps[index].attempt
+                let at = steps[index].at
+                switch steps[index].kind {
+                case .callStarted(let name, _):
+                    method = name
+                case .attemptStarted(let url):
+                    exchanges.append(Exchange(attempt: attempt, url: url, start: at, end: at))
+                case .responseHead(let status):
+                    Self.update(&exchanges, attempt) {
+                        $0.status = status
+                        $0.end = at
+                    }
+                case .attemptFailed(let reason):
+                    Self.update(&exchanges, attempt) {
+                        $0.error = reason
+                        $0.end = at
+                    }
+                case .bodyDone:
+                    Self.update(&exchanges, attempt) { $0.end = at }
+                case .retryScheduled:
+                    handles.counter(.retries).increment()
+                case .retryAbandoned(let reason) where reason.contains("budget"):
+                    handles.counter(.retryBudgetExhausted).increment()
+                case .connection(_, let reused):
+                    handles.counter(.connections(reused: reused)).increment()
+                case .joined:
+                    handles.counter(.deduplicated).increment()
+                case .cache(let outcome):
+                    handles.counter(.cache(outcome)).increment()
+                default:
+                    break
                 }
-            case .attemptFailed(let reason):
-                Self.update(&exchanges, event.attempt) {
-                    $0.error = reason
-                    $0.end = event.at
-                }
-            case .bodyDone:
-                Self.update(&exchanges, event.attempt) { $0.end = event.at }
-            case .retryScheduled:
-                handles.counter("courier.client.retries").increment()
-            case .retryAbandoned(let reason) where reason.contains("budget"):
-                handles.counter("courier.client.retry_budget.exhausted").increment()
-            case .connection(_, let reused):
-                handles.counter("courier.client.connections", outcome: reused ? "reused" : "new").increment()
-            case .joined:
-                handles.counter("courier.client.deduplicated").increment()
-            case .cache(let outcome):
-                handles.counter("courier.client.cache", outcome: outcome.rawValue).increment()
-            default:
-                break
             }
         }
         for exchange in exchanges {
-            let duration = exchange.end - exchange.start
-            let nanoseconds = duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
-            handles.timer(for: exchange, method: method).recordNanoseconds(nanoseconds)
+            let (seconds, attoseconds) = (exchange.end - exchange.start).components
+            handles.timer(for: exchange, method: method).recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         }
     }
 
@@ -101,31 +105,106 @@ public struct MetricsObserver: CallObserver {
             var error: String?
         }
 
+        /// The last exchange's timer, by what its key is read from: most exchanges are like the one
+        /// before (the same URL, method and outcome), and comparing those costs a quarter of reading
+        /// the URL's origin and hashing the key (callgrind: 730 instructions an exchange, was 2,800).
+        struct Last {
+            var method: String
+            var url: String
+            var status: Int?
+            var error: String?
+            var timer: Timer
+        }
+
+        struct Timers {
+            var byKey: [Key: Timer] = [:]
+            var last: Last?
+        }
+
         let factory: any MetricsFactory
-        private let timers = Mutex<[Key: Timer]>([:])
-        private let counters = Mutex<[String: Counter]>([:])
+        private let timers = Mutex(Timers())
+        /// By ``CounterName/slot``.
+        private let counters = Mutex<[Counter?]>(Array(repeating: nil, count: CounterName.slots))
 
         init(factory: any MetricsFactory) {
             self.factory = factory
         }
 
         func timer(for exchange: Exchange, method: String) -> Timer {
+            let last = timers.withLock { timers -> Timer? in
+                guard let last = timers.last, last.url == exchange.url, last.method == method, last.status == exchange.status,
+                    last.error == exchange.error
+                else { return nil }
+                return last.timer
+            }
+            if let last { return last }
             let key = Key(method: method, origin: exchange.origin, status: exchange.status, error: exchange.error)
-            if let timer = timers.withLock({ $0[key] }) { return timer }
-            let timer = Timer(label: MetricsObserver.durationLabel, dimensions: exchange.dimensions(method: method), factory: factory)
+            let made = timers.withLock { $0.byKey[key] }
+            let timer = made ?? Timer(label: MetricsObserver.durationLabel, dimensions: exchange.dimensions(method: method), factory: factory)
             timers.withLock { timers in
-                if timers.count >= 1024 { timers = [:] }
-                timers[key] = timer
+                if made == nil {
+                    if timers.byKey.count >= 1024 { timers.byKey = [:] }
+                    timers.byKey[key] = timer
+                }
+                timers.last = Last(method: method, url: exchange.url, status: exchange.status, error: exchange.error, timer: timer)
             }
             return timer
         }
 
-        func counter(_ label: String, outcome: String? = nil) -> Counter {
-            let key = outcome.map { label + "/" + $0 } ?? label
-            if let counter = counters.withLock({ $0[key] }) { return counter }
-            let counter = Counter(label: label, dimensions: outcome.map { [("outcome", $0)] } ?? [], factory: factory)
-            counters.withLock { $0[key] = counter }
+        func counter(_ name: CounterName) -> Counter {
+            let slot = name.slot
+            if let counter = counters.withLock({ $0[slot] }) { return counter }
+            let counter = Counter(label: name.label, dimensions: name.outcome.map { [("outcome", $0)] } ?? [], factory: factory)
+            counters.withLock { $0[slot] = counter }
             return counter
+        }
+    }
+
+    /// A counter the observer adds to, found at a slot of its own: joining the label and the
+    /// outcome into one text to look it up cost 2,500 instructions per call, hashing 800.
+    enum CounterName: Hashable {
+        case retries
+        case retryBudgetExhausted
+        case deduplicated
+        case cache(CallStep.CacheOutcome)
+        case connections(reused: Bool)
+
+        var label: String {
+            switch self {
+            case .retries: "courier.client.retries"
+            case .retryBudgetExhausted: "courier.client.retry_budget.exhausted"
+            case .deduplicated: "courier.client.deduplicated"
+            case .cache: "courier.client.cache"
+            case .connections: "courier.client.connections"
+            }
+        }
+
+        /// How many counters there are: one slot each.
+        static let slots = 11
+
+        /// Its place among the counters made.
+        var slot: Int {
+            switch self {
+            case .retries: 0
+            case .retryBudgetExhausted: 1
+            case .deduplicated: 2
+            case .connections(let reused): reused ? 4 : 3
+            case .cache(.freshHit): 5
+            case .cache(.staleServed): 6
+            case .cache(.revalidated): 7
+            case .cache(.miss): 8
+            case .cache(.stored): 9
+            case .cache(.bypassed): 10
+            }
+        }
+
+        /// The `outcome` dimension, if it has one.
+        var outcome: String? {
+            switch self {
+            case .cache(let outcome): outcome.rawValue
+            case .connections(let reused): reused ? "reused" : "new"
+            case .retries, .retryBudgetExhausted, .deduplicated: nil
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 /// A call's trace as the pipeline sees it (Courier's `TracingOptions`): told of each event as it
 /// happens, on the call's path, and asked for the W3C trace context each HTTP exchange carries.
-package protocol AttemptTracing: Sendable {
+/// A class: the recorder hands each step to it through a reference, not a copied box.
+package protocol AttemptTracing: AnyObject, Sendable {
     /// One event of the call, on the call's path (it must not block).
     func observe(_ event: CallStep)
     /// The `traceparent` (and `tracestate`, if any) for exchange `attempt`, whose `attemptStarted`

@@ -1,3 +1,4 @@
+package import Foundation
 import Synchronization
 
 /// Records one call's ``CallStep``s and hands each, as it happens, to whoever listens — a
@@ -20,8 +21,18 @@ package final class CallRecorder: Sendable {
     private struct State {
         var attempt = 0
         var events: [CallStep]
-        /// The last URL redacted for this call, and its redaction: most exchanges go where the call did.
-        var url: (raw: String, redacted: String)?
+        /// The last URL joined and redacted for this call: most exchanges go where the call did.
+        var url: JoinedURL?
+    }
+
+    /// A request's URL: its base URL and path, URLJoin's text of them, and that text redacted.
+    private struct JoinedURL {
+        let baseURL: URL
+        let path: String
+        let raw: String
+        let redacted: String
+
+        func isOf(_ baseURL: URL, _ path: String) -> Bool { self.path == path && self.baseURL == baseURL }
     }
 
     private static let nextCall = Atomic<UInt64>(0)
@@ -38,9 +49,14 @@ package final class CallRecorder: Sendable {
     }
 
     /// Records `kind` now, for the exchange under way.
-    package func record(_ kind: CallStep.Kind) {
+    ///
+    /// `kind` is taken, not borrowed: it is moved into the step (through `pending`, which the
+    /// locked closure empties) instead of copied there and released here — a copy of its payload
+    /// (the URL and method strings, a reason) and its release per step.
+    package func record(_ kind: consuming CallStep.Kind) {
+        var pending = Optional(consume kind)
         let event = state.withLock { state in
-            let event = CallStep(call: call, attempt: state.attempt, at: .now, kind: kind)
+            let event = CallStep(call: call, attempt: state.attempt, at: .now, kind: pending.take().unsafelyUnwrapped)
             state.events.append(event)
             return event
         }
@@ -50,10 +66,11 @@ package final class CallRecorder: Sendable {
 
     /// Records the start of a new HTTP exchange to `url` (redacted) and returns its number.
     @discardableResult
-    package func startAttempt(url: String) -> Int {
+    package func startAttempt(url: consuming String) -> Int {
+        var pending = Optional(consume url)
         let event = state.withLock { state in
             state.attempt += 1
-            let event = CallStep(call: call, attempt: state.attempt, at: .now, kind: .attemptStarted(url: url))
+            let event = CallStep(call: call, attempt: state.attempt, at: .now, kind: .attemptStarted(url: pending.take().unsafelyUnwrapped))
             state.events.append(event)
             return event
         }
@@ -62,13 +79,22 @@ package final class CallRecorder: Sendable {
         return event.attempt
     }
 
-    /// `raw` redacted by `redact` — or as it was the last time, when it is the same URL (a retry,
-    /// the first exchange of the call's own URL): one redaction per call instead of one per step.
-    package func redactedURL(_ raw: String, _ redact: (String) -> String) -> String {
-        if let last = state.withLock({ $0.url }), last.raw == raw { return last.redacted }
+    /// The URL of `path` on `baseURL` (``URLJoin``'s text) redacted by `redact` — or as it was the
+    /// last time, when it is the same base URL and path (a retry, the first exchange of the call's
+    /// own URL): one join and one redaction per call instead of one per step.
+    package func redactedURL(_ baseURL: URL, _ path: String, _ redact: (String) -> String) -> String {
+        if let redacted = state.withLock({ $0.url?.isOf(baseURL, path) == true ? $0.url?.redacted : nil }) { return redacted }
+        let raw = URLJoin.join(baseURL, path)
         let redacted = redact(raw)
-        state.withLock { $0.url = (raw, redacted) }
+        state.withLock { $0.url = JoinedURL(baseURL: baseURL, path: path, raw: raw, redacted: redacted) }
         return redacted
+    }
+
+    /// ``URLJoin``'s text of `path` on `baseURL`: the one ``redactedURL(_:_:_:)`` joined last when
+    /// it is the same base URL and path (the transport's request, after its recorded start), else
+    /// joined now. Each join is ~1,100 instructions.
+    package func joinedURL(_ baseURL: URL, _ path: String) -> String {
+        state.withLock { $0.url?.isOf(baseURL, path) == true ? $0.url?.raw : nil } ?? URLJoin.join(baseURL, path)
     }
 
     /// Every step so far, in order.

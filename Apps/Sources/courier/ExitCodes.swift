@@ -10,6 +10,7 @@ import Courier
 /// | 1 | the command could not do what was asked (nothing to export, a file not written, a demo step failed, no saved login, no link to open, a browser that failed) |
 /// | 10–17 | a network call failed, one code per ``NetworkError/Family`` (``code(for:)``) |
 /// | 15 | also: a link `--open` refuses (not `http`/`https`, ``LinkOpener``), nothing opened |
+/// | 75 | a write kept in an outbox, still queued: to be sent later (`--outbox`, `courier outbox flush`; BSD's `EX_TEMPFAIL`) |
 /// | 64 | bad usage: an unknown option, a bad value, an unreadable file named by an option |
 /// | 130 | interrupted (Ctrl-C) |
 enum ExitCodes {
@@ -48,7 +49,8 @@ enum ExitCodes {
         cut off; no JSON in an LLM answer); 15 nothing sent or opened (bad URL, insecure \
         http://, encoding; a link --open refuses: not http(s)); 16 cancelled; 17 a local file (disk full, the same download already running, \
         checksum mismatch); 64 bad usage (also an unreadable or invalid file named by an \
-        option); 130 interrupted (Ctrl-C; at a password prompt the terminal's echo is put back \
+        option); 75 a write kept in an outbox is still queued, to be sent later (--outbox, \
+        courier outbox flush); 130 interrupted (Ctrl-C; at a password prompt the terminal's echo is put back \
         first).
         """
 }

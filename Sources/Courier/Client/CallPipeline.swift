@@ -226,7 +226,7 @@ package struct CallPipeline: Sendable {
     /// Records the start of an HTTP exchange of `request`; when the client traces, the request
     /// carries the exchange's W3C trace context (set, replacing any a previous attempt carried).
     private static func startAttempt(_ request: inout HTTPRequest, baseURL: URL, recorder: CallRecorder, secrets: [String]) {
-        let url = recorder.redactedURL(URLJoin.join(baseURL, request.path ?? "/")) { Redactor(secrets: secrets).url($0) }
+        let url = recorder.redactedURL(baseURL, request.path ?? "/") { Redactor(secrets: secrets).url($0) }
         let attempt = recorder.startAttempt(url: url)
         guard let tracing = recorder.tracing, let context = tracing.traceContext(forAttempt: attempt) else { return }
         request.headerFields[.traceparent] = context.traceParent

@@ -16,14 +16,20 @@ extension NetworkClient {
     ///   ``request(_:as:)``.
     public func request<T: Decodable & Sendable>(url: URL, as type: T.Type = T.self) async throws(NetworkError) -> T {
         guard let endpoint = URLEndpoint(url) else { throw .invalidURL }
-        var call = try call(for: endpoint)
-        call.built = try RequestBuilder(encoder: configuration.encoder).build(endpoint)  // no baseURL: the URL's own server
-        let response = try await send(call).validated()
+        let response = try await response(toItsOwnServer: endpoint).validated()
         if response.body.isEmpty, let empty = T.self as? any EmptyDecodable.Type, let value = empty.emptyValue as? T { return value }
         do {
             return try JSONResponseDecoding().decode(T.self, from: response.body, using: configuration.decoder)
         } catch .decodingError(let error) {
             throw .decodingError(DecodingDiagnostics.attach(to: error, body: response.body))
         }
+    }
+}
+
+extension NetworkClient {
+    /// The answer to `endpoint` sent to its own `baseURL`, also on a client made with a
+    /// ``Configuration/baseURL`` (a URL given whole; an outbox's replay), its status not validated.
+    package func response(toItsOwnServer endpoint: some Endpoint) async throws(NetworkError) -> NetworkResponse {
+        try await send(call(for: endpoint, toItsOwnServer: true))
     }
 }

@@ -94,8 +94,10 @@ public final class NetworkClient: NetworkProviding, Sendable {
 
     /// Everything taken from `endpoint` before the first suspension: nothing generic over the
     /// endpoint type lives across an `await` (cheaper frames in unspecialised generic code).
-    package func call(for endpoint: some Endpoint) throws(NetworkError) -> Call {
-        var built = try builder.build(endpoint)
+    /// With `toItsOwnServer`, the request goes to the endpoint's own `baseURL` even when the
+    /// client has a ``Configuration/baseURL`` (a URL given whole).
+    package func call(for endpoint: some Endpoint, toItsOwnServer: Bool = false) throws(NetworkError) -> Call {
+        var built = try (toItsOwnServer ? RequestBuilder(encoder: configuration.encoder) : builder).build(endpoint)
         let traits = endpoint.traits
         configuration.idempotencyKeys.stamp(&built.request, traits: traits)
         return Call(
@@ -161,7 +163,7 @@ public final class NetworkClient: NetworkProviding, Sendable {
         var listeners = self.listeners
         for feed in observerFeeds where feed.wantsEachStep { listeners.append { feed.send(.event($0)) } }
         let recorder = CallRecorder(listeners: listeners, tracing: tracing?.trace())
-        let url = recorder.redactedURL(URLJoin.join(call.built.baseURL, call.built.request.path ?? "/")) { Redactor(secrets: call.secrets).url($0) }
+        let url = recorder.redactedURL(call.built.baseURL, call.built.request.path ?? "/") { Redactor(secrets: call.secrets).url($0) }
         recorder.record(.callStarted(method: call.built.request.method.rawValue, url: url))
         return recorder
     }

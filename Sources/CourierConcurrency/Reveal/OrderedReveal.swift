@@ -17,7 +17,7 @@ public import Logging
 ///   state are shown as they come, and the next section's turn counts from that first reveal.
 /// - Time comes from `clock`, so tests can use a manual clock.
 /// - With a `logger`, each failure is logged once at `.error` when it is shown, as the seed's
-///   `print(ne.log())`: the error's ``NetworkError/log(file:function:)`` line naming the file
+///   `print(ne.log())`: the error's `NetworkError.log(file:function:)` line naming the file
 ///   that made the reveal and the section (`quotaExceeded(401)-"App/CoinViewModel.swift#weekly"`).
 ///   A cancelled run, or one replaced by a retry before it was shown, logs nothing.
 ///

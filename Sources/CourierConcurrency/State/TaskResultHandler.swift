@@ -7,7 +7,7 @@ public import Logging
 /// Unlike the seed, every error ends in a visible state: cancellation → `.cancel(.taskCancelled)`,
 /// a `NetworkError` → `.failure`, any other error → `.failure(NetworkError(error))`.
 /// With a `logger`, each failure is logged once at `.error` as the seed's `print(ne.log())`
-/// did: the error's ``NetworkError/log(file:function:)`` line, naming where `apply` was called
+/// did: the error's `NetworkError.log(file:function:)` line, naming where `apply` was called
 /// (`notFound(404)-"App/CoinViewModel.swift#updateWeeklyUI()"`); a cancellation is not a failure.
 /// `update` and `sideEffect` run on the caller's actor (the main actor for a view model),
 /// so they may touch its state directly.

@@ -90,7 +90,7 @@ struct IdempotencyKeyTests {
             }
             // The first is in progress for 6 s from here: the second meets 409 and waits
             // Retry-After (1 s) between attempts until the first answer is there to replay.
-            try await eventually { try await Self.stats(sandbox, store).requests == 1 }
+            #expect(await eventually { try await Self.stats(sandbox, store).requests == 1 })
             let second = try await Self.client(kind, attempts: 12).response(Self.write(sandbox, "/idempotent/\(store)", key: "k-409"))
             let original = try await first.value
             #expect(second.statusCode == 201 && second.body == original.body)

@@ -1,8 +1,10 @@
 import Courier
 import CourierObservability
+import CourierOutbox
 import CourierTransfers
 import Foundation
 import HTTPTypes
+import OpenAPIRuntime
 import Synchronization
 
 /// The resilience part of `courier demo`: retry with backoff, a write retried safely with an
@@ -92,6 +94,8 @@ enum ResilienceDemo {
             check(false, "idempotent write → \(error.log())")
         }
 
+        await outboxStep(baseURL: baseURL, store: "demo-outbox-\(key)", check: check)
+
         let client = NetworkClient(configuration: .init(baseURL: baseURL))
         do {
             var ids: [String] = []
@@ -121,5 +125,46 @@ enum ResilienceDemo {
             "20 identical GETs with DeduplicationMiddleware → \(hits.count) upstream request in \(elapsed.formatted(.units(allowed: [.milliseconds])))"
         )
         return (steps, failures)
+    }
+
+    /// A write made while the device is offline (a middleware that fails every call as a phone
+    /// without a network does): kept in an outbox on disk, then delivered once when it is back.
+    static func outboxStep(baseURL: URL, store: String, check: (Bool, String) -> Void) async {
+        let network = NetworkSwitch()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-demo-outbox-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let outbox = try Outbox(directory: directory, client: NetworkClient(configuration: .init(middlewares: [network])))
+            let base = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
+            let outcome = try await outbox.send(OutboxWrite(url: base + "/idempotent/\(store)", json: Data(#"{"item":"tea"}"#.utf8)))
+            guard case .queued(let entry, _) = outcome else {
+                check(false, "outbox: a write made offline was not queued (\(outcome))")
+                return
+            }
+            network.online.store(true, ordering: .relaxed)
+            let report = await outbox.flush()
+            let stats = try await NetworkClient().request(StoreStats(baseURL: baseURL, store: store), as: Stats.self)
+            let left = await outbox.entries()
+            check(
+                report.delivered == [entry.id] && stats.created == 1 && stats.requests == 1 && left.isEmpty,
+                "POST while offline → kept in an outbox on disk (queued, key \(entry.idempotencyKey)); online again, flush → delivered: \(stats.created) order created"
+            )
+        } catch {
+            check(false, "outbox → \(error)")
+        }
+    }
+
+    /// The device's network, as the demo switches it: offline, every call fails as a phone
+    /// without a network fails it (`notConnectedToInternet`).
+    final class NetworkSwitch: ClientMiddleware, Sendable {
+        let online = Atomic(false)
+
+        func intercept(
+            _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+            next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+        ) async throws -> (HTTPResponse, HTTPBody?) {
+            guard online.load(ordering: .relaxed) else { throw URLError(.notConnectedToInternet) }
+            return try await next(request, body, baseURL)
+        }
     }
 }

@@ -13,7 +13,7 @@ import NIOCore
 /// | `/hostile/gzip-bomb?mib=…` | `mib` MiB of zeros (4096 by default: 4 GiB) gzip-encoded, compressed as it is sent |
 /// | `/hostile/endless?mib=…` | a chunked body that never ends (or ends after `mib` MiB) |
 /// | `/hostile/declared?bytes=…&send=…` | a `Content-Length` of `bytes` (4 GiB by default), then bytes until the client leaves (or `send` bytes, then the connection is cut) |
-/// | `/hostile/headers?count=…&size=…` | `count` extra header fields with `size`-byte values |
+/// | `GET, POST /hostile/headers?count=…&size=…&status=200` | `count` extra header fields with `size`-byte values, answered with `status` (200…599) |
 /// | `/hostile/redirect?to=URL&status=302` | a redirect to any `Location`, verbatim (another origin, `file:`, garbage) |
 /// | `/hostile/retry-after?value=…&status=503` | `status` with `Retry-After: value`, verbatim |
 struct HostileRoutes {
@@ -55,17 +55,8 @@ struct HostileRoutes {
                     try await writer.finish(nil)
                 })
         }
-        router.get("/hostile/headers") { request, _ in
-            let query = request.uri.queryParameters
-            let count = min(max(0, query.get("count", as: Int.self) ?? 1000), 100_000)
-            let size = min(max(1, query.get("size", as: Int.self) ?? 16), 64 * 1024)
-            var headers = HTTPFields()
-            let value = String(repeating: "v", count: size)
-            for index in 0..<count {
-                if let name = HTTPField.Name("x-flood-\(index)") { headers.append(HTTPField(name: name, value: value)) }
-            }
-            headers[.contentType] = "application/json"
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: #"{"flood":true}"#)))
+        for method in [HTTPRequest.Method.get, .post] {
+            router.on("/hostile/headers", method: method) { request, _ in Self.headerFlood(request) }
         }
         for method in [HTTPRequest.Method.get, .head, .post, .put, .delete] {
             router.on("/hostile/redirect", method: method) { request, _ in Self.redirect(request) }
@@ -79,6 +70,21 @@ struct HostileRoutes {
                 return Response(status: .init(code: status), headers: headers)
             }
         }
+    }
+
+    /// `count` extra header fields of `size` bytes each, answered with `status`.
+    static func headerFlood(_ request: Request) -> Response {
+        let query = request.uri.queryParameters
+        let count = min(max(0, query.get("count", as: Int.self) ?? 1000), 100_000)
+        let size = min(max(1, query.get("size", as: Int.self) ?? 16), 64 * 1024)
+        var headers = HTTPFields()
+        let value = String(repeating: "v", count: size)
+        for index in 0..<count {
+            if let name = HTTPField.Name("x-flood-\(index)") { headers.append(HTTPField(name: name, value: value)) }
+        }
+        headers[.contentType] = "application/json"
+        let status = min(max(200, query.get("status", as: Int.self) ?? 200), 599)
+        return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: #"{"flood":true}"#)))
     }
 
     /// A redirect to `to`, verbatim, with `status` (302 by default).

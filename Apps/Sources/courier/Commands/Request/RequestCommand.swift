@@ -4,6 +4,7 @@ import CourierAsyncHTTPClient
 import CourierCache
 import CourierCookies
 import CourierObservability
+import CourierOutbox
 import CourierTransfers
 import Foundation
 import HTTPTypes
@@ -110,6 +111,12 @@ struct RequestCommand: AsyncParsableCommand {
         help: "Send FILE as the body, streamed from disk (PUT unless a method is named; its type from --header 'Content-Type: …').")
     var uploadFile: String?
     @Flag(name: .long, help: "Print the body line by line as each line arrives (NDJSON, logs); the exit code as usual.") var lines = false
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Keep the write in this outbox directory until it is delivered: journaled (with an idempotency key, minted unless given) before the first attempt; a final answer prints and exits as without --outbox; a transient failure leaves it queued: 'queued ID' on stderr, exit 75 (courier outbox flush DIR sends it later).",
+            valueName: "DIR"))
+    var outbox: String?
 
     /// The method and the URL from the positional words, -X, and the body options.
     func target() throws -> (method: String, url: String) {
@@ -172,6 +179,8 @@ struct RequestCommand: AsyncParsableCommand {
         }
         var configuration = NetworkClient.Configuration(
             transport: try transportOptions.make())
+        // Also the outbox's replays' (an entry keeps no timeout of its own).
+        configuration.timeout = .milliseconds(Int(timeout * 1000))
         if noLocation { configuration.redirects = .none }
         if let maxRedirects {
             guard maxRedirects >= 0 else { throw ValidationError("--max-redirs must be 0 or more") }
@@ -227,6 +236,13 @@ struct RequestCommand: AsyncParsableCommand {
         }
         let timeline = CallTimeline()
         defer { if trace { Terminal.error(Self.waterfall(of: timeline)) } }
+        if let outbox {
+            guard !stream, !lines else { throw ValidationError("--outbox keeps a write: not with --stream or --lines") }
+            try await flushingCache(cacheMiddleware) {
+                try await sendThroughOutbox(outbox, endpoint, client: trace ? client.recording(into: timeline) : client, redactor: redactor)
+            }
+            return
+        }
         do {
             try await flushingCache(cacheMiddleware) {
                 if trace {
@@ -267,18 +283,57 @@ struct RequestCommand: AsyncParsableCommand {
                 return
             }
             let response = try await client.response(endpoint, validatingStatus: false)
-            if verbose { Terminal.error(VerboseLines.exchange(response, baseURL: endpoint.baseURL, redactor: redactor)) }
-            if include {
-                BodyPrinter.showHead(Self.head(response.head))
-                BodyPrinter.show(response.body, contentType: response.headers[.contentType], pretty: pretty)
-                if let error = statusError(of: response) {
-                    Terminal.error(redactor.text(error.log()))
-                    throw ExitCode(ExitCodes.code(for: error.family))
-                }
-                return
-            }
-            if let error = statusError(of: response) { throw error }
+            try show(response, endpoint: endpoint, redactor: redactor)
+        }
+    }
+
+    /// Prints `response` as the options ask; throws its status error (or exits with its code after `-i`).
+    private func show(_ response: NetworkResponse, endpoint: AdHocEndpoint, redactor: Redactor) throws {
+        if verbose { Terminal.error(VerboseLines.exchange(response, baseURL: endpoint.baseURL, redactor: redactor)) }
+        if include {
+            BodyPrinter.showHead(Self.head(response.head))
             BodyPrinter.show(response.body, contentType: response.headers[.contentType], pretty: pretty)
+            if let error = statusError(of: response) {
+                Terminal.error(redactor.text(error.log()))
+                throw ExitCode(ExitCodes.code(for: error.family))
+            }
+            return
+        }
+        if let error = statusError(of: response) { throw error }
+        BodyPrinter.show(response.body, contentType: response.headers[.contentType], pretty: pretty)
+    }
+
+    /// The write journaled in the outbox at `directory`, then sent (after any earlier write still
+    /// queued there, in order; this command's credentials go on each). A final answer is shown as
+    /// without an outbox; a write left queued says so and exits 75.
+    private func sendThroughOutbox(_ directory: String, _ endpoint: AdHocEndpoint, client: NetworkClient, redactor: Redactor) async throws {
+        let outbox: Outbox
+        do {
+            outbox = try Outbox(directory: URL(fileURLWithPath: directory), client: client)
+        } catch {
+            throw ValidationError("--outbox: \(error.description)")
+        }
+        let write: OutboxWrite
+        do { write = try OutboxWrite(endpoint) } catch { throw ExitCodes.report(error) }
+        let credentials = HTTPFields(write.headerFields.filter { write.secretHeaders.contains($0.name.canonicalName) })
+        let outcome: OutboxOutcome
+        do {
+            outcome = try await outbox.send(write, headers: credentials)
+        } catch {
+            Terminal.error("--outbox: \(error.description)")
+            throw ExitCode(ExitCodes.failure)
+        }
+        switch outcome {
+        case .delivered(_, let response):
+            do { try show(response, endpoint: endpoint, redactor: redactor) } catch let error as NetworkError { throw ExitCodes.report(error) }
+        case .failed(let entry, let answer, let error):
+            Terminal.error("failed \(entry.id) (kept in the outbox: courier outbox drop \(directory) \(entry.id))")
+            guard let answer else { throw ExitCodes.report(error) }
+            do { try show(answer, endpoint: endpoint, redactor: redactor) } catch let error as NetworkError { throw ExitCodes.report(error) }
+        case .queued(let entry, let error):
+            if let error { Terminal.error(redactor.text(error.log())) }
+            Terminal.error("queued \(entry.id)")
+            throw ExitCode(OutboxCommand.queuedExit)
         }
     }
 
