@@ -92,6 +92,10 @@ public final class CallTimeline: Sendable {
         case .cache(let outcome): "cache: \(outcome.rawValue)"
         case .token(let outcome): "token: \(outcome.rawValue)"
         case .redirect(let status, let to): "redirect \(status) → \(to)"
+        case .hedgeSent(let delay): "hedge sent after \(Int(delay.milliseconds)) ms"
+        case .hedgeWon(let byHedge): byHedge ? "hedge won: the first attempt cancelled" : "first attempt won: the hedge cancelled"
+        case .breaker(let outcome): "circuit breaker: \(outcome.rawValue)"
+        case .paced(let wait): "paced: held \(Int(wait.milliseconds)) ms for the rate limit"
         case .note(let text): text
         case .callFinished(let status, let error):
             switch (status, error) {

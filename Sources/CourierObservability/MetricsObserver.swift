@@ -17,7 +17,10 @@ import Synchronization
 ///   `courier.client.deduplicated` (a call that joined one in flight) and `courier.client.cache`
 ///   (dimension `outcome`: `freshHit`, `staleServed`, `revalidated`, `miss`, `stored`, `bypassed`)
 ///   and `courier.client.connections` (dimension `outcome`: `new`, `reused`; an exchange's
-///   connection, where the transport can tell).
+///   connection, where the transport can tell), `courier.client.hedges` (dimension `outcome`:
+///   `sent`, `won`: a hedge sent, a hedge that answered first), `courier.client.breaker`
+///   (dimension `outcome`: `rejected`, `probe`, `opened`, `closed`) and `courier.client.paced`
+///   (a call the rate-limit pacer held; `courier.client.paced.duration`, a `Timer`, how long).
 ///
 /// ```swift
 /// var configuration = NetworkClient.Configuration()
@@ -75,6 +78,16 @@ public struct MetricsObserver: CallObserver {
                     handles.counter(.deduplicated).increment()
                 case .cache(let outcome):
                     handles.counter(.cache(outcome)).increment()
+                case .hedgeSent:
+                    handles.counter(.hedges(won: false)).increment()
+                case .hedgeWon(let byHedge) where byHedge:
+                    handles.counter(.hedges(won: true)).increment()
+                case .breaker(let outcome):
+                    handles.counter(.breaker(outcome)).increment()
+                case .paced(let wait):
+                    handles.counter(.paced).increment()
+                    let (seconds, attoseconds) = wait.components
+                    handles.pacedTimer.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
                 default:
                     break
                 }
@@ -126,8 +139,12 @@ public struct MetricsObserver: CallObserver {
         /// By ``CounterName/slot``.
         private let counters = Mutex<[Counter?]>(Array(repeating: nil, count: CounterName.slots))
 
+        /// `courier.client.paced.duration`: how long the pacer held a call.
+        let pacedTimer: Timer
+
         init(factory: any MetricsFactory) {
             self.factory = factory
+            pacedTimer = Timer(label: "courier.client.paced.duration", factory: factory)
         }
 
         func timer(for exchange: Exchange, method: String) -> Timer {
@@ -168,6 +185,9 @@ public struct MetricsObserver: CallObserver {
         case deduplicated
         case cache(CallStep.CacheOutcome)
         case connections(reused: Bool)
+        case hedges(won: Bool)
+        case breaker(CallStep.BreakerOutcome)
+        case paced
 
         var label: String {
             switch self {
@@ -176,11 +196,14 @@ public struct MetricsObserver: CallObserver {
             case .deduplicated: "courier.client.deduplicated"
             case .cache: "courier.client.cache"
             case .connections: "courier.client.connections"
+            case .hedges: "courier.client.hedges"
+            case .breaker: "courier.client.breaker"
+            case .paced: "courier.client.paced"
             }
         }
 
         /// How many counters there are: one slot each.
-        static let slots = 11
+        static let slots = 18
 
         /// Its place among the counters made.
         var slot: Int {
@@ -195,6 +218,12 @@ public struct MetricsObserver: CallObserver {
             case .cache(.miss): 8
             case .cache(.stored): 9
             case .cache(.bypassed): 10
+            case .hedges(let won): won ? 12 : 11
+            case .breaker(.rejected): 13
+            case .breaker(.probe): 14
+            case .breaker(.opened): 15
+            case .breaker(.closed): 16
+            case .paced: 17
             }
         }
 
@@ -203,7 +232,9 @@ public struct MetricsObserver: CallObserver {
             switch self {
             case .cache(let outcome): outcome.rawValue
             case .connections(let reused): reused ? "reused" : "new"
-            case .retries, .retryBudgetExhausted, .deduplicated: nil
+            case .hedges(let won): won ? "won" : "sent"
+            case .breaker(let outcome): outcome.rawValue
+            case .retries, .retryBudgetExhausted, .deduplicated, .paced: nil
             }
         }
     }

@@ -63,6 +63,15 @@ public struct CallStep: Sendable, Equatable {
         case token(TokenOutcome)
         /// A redirect followed: its status and the next hop's URL (redacted).
         case redirect(status: Int, to: String)
+        /// The hedging middleware sent a second copy of the exchange under way, `delay` after it
+        /// started (the first complete answer wins; the other is cancelled).
+        case hedgeSent(delay: Duration)
+        /// A hedged exchange settled: the hedge answered first (`byHedge`), or the first attempt did.
+        case hedgeWon(byHedge: Bool)
+        /// A circuit breaker decision for the call's origin.
+        case breaker(BreakerOutcome)
+        /// The rate-limit pacer held the call `wait` for the origin's announced window to reset.
+        case paced(wait: Duration)
         /// A decision noted on the call's way that has no step of its own.
         case note(String)
         /// The call ended: the final status (nil when no answer came) and the error it is, if any
@@ -84,6 +93,18 @@ public struct CallStep: Sendable, Equatable {
         case stored
         /// The cache stood aside (a method or a request directive it does not serve, a policy).
         case bypassed
+    }
+
+    /// What a circuit breaker did for a call (or what the call's outcome did to it).
+    public enum BreakerOutcome: String, Sendable, Equatable {
+        /// The breaker was open: the call failed at once, nothing sent.
+        case rejected
+        /// The break was over: this call went through as the one probe.
+        case probe
+        /// This call's failure opened the breaker (or the probe's failure opened it again).
+        case opened
+        /// This call's success (the probe's) closed the breaker.
+        case closed
     }
 
     /// What the bearer-token middleware did for a call.

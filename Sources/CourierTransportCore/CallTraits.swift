@@ -41,13 +41,19 @@ public struct CallTraits: Sendable, Equatable {
     /// `NetworkClient.IdempotencyKeys` names (POST and PATCH by default): one key per call, the
     /// same on every attempt and redirect hop, so a retried write is done once. False by default.
     public var wantsIdempotencyKey: Bool
+    /// Whether a `HedgingMiddleware` may send a second copy of a slow exchange: nil (the default)
+    /// lets its policy decide, true asks for it (still only for a call safe to send twice), false
+    /// never hedges the call.
+    public var hedged: Bool?
 
     /// Traits with the defaults: automatic authorization, idempotency by method, de-duplicable,
     /// the standard cache policy, no idempotency key.
     public init(
         authorization: Authorization = .automatic, idempotent: Bool? = nil, deduplicable: Bool = true,
-        cachePolicy: CachePolicy = .standard, wantsIdempotencyKey: Bool = false
+        cachePolicy: CachePolicy = .standard, wantsIdempotencyKey: Bool = false,
+        hedged: Bool? = nil
     ) {
+        self.hedged = hedged
         self.authorization = authorization
         self.idempotent = idempotent
         self.deduplicable = deduplicable

@@ -29,6 +29,16 @@ extension RetryPolicy {
         /// Whether a retry may be sent now.
         public var allowsRetry: Bool { tokens.withLock { $0 > maxTokens / 2 } }
 
+        /// Takes a token for an extra request (a hedge) when a retry would be allowed now; false
+        /// when the bucket is at or below half. Check and take are one step.
+        public func withdraw() -> Bool {
+            tokens.withLock { tokens in
+                guard tokens > maxTokens / 2 else { return false }
+                tokens -= 1
+                return true
+            }
+        }
+
         /// An attempt failed in a way worth retrying.
         public func recordFailure() {
             tokens.withLock { $0 = max(0, $0 - 1) }

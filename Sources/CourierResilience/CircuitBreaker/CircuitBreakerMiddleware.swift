@@ -88,23 +88,28 @@ public final class CircuitBreakerMiddleware: ClientMiddleware, CallMiddleware, S
         let probe: Bool
         switch book.withLock({ $0.admit(origin, nowMs: elapsed().milliseconds) }) {
         case .refuse(let retryIn):
+            context?.recorder?.record(.breaker(.rejected))
             throw NetworkError.circuitOpen(retryAt: date(inMs: retryIn))
         case .send(let isProbe):
             probe = isProbe
-            if isProbe { logger.notice("circuit half-open: probing", metadata: ["origin": "\(origin.text)"]) }
+            if isProbe {
+                context?.recorder?.record(.breaker(.probe))
+                logger.notice("circuit half-open: probing", metadata: ["origin": "\(origin.text)"])
+            }
         }
         do {
             let answer = try await next(request, body, baseURL)
-            record(origin, probe: probe, outcome: .status(answer.0.status.code))
+            record(origin, probe: probe, outcome: .status(answer.0.status.code), context)
             return answer
         } catch {
             let failure = NetworkError(error)
-            record(origin, probe: probe, outcome: Task.isCancelled || failure == .taskCancelled ? nil : .error(failure))
+            record(origin, probe: probe, outcome: Task.isCancelled || failure == .taskCancelled ? nil : .error(failure), context)
             throw error
         }
     }
 
-    private func record(_ origin: OriginKey, probe: Bool, outcome: CircuitBreakerPolicy.Outcome?) {
+    /// Counts the call's outcome; a transition it caused is logged and noted in its timeline.
+    private func record(_ origin: OriginKey, probe: Bool, outcome: CircuitBreakerPolicy.Outcome?, _ context: CallContext?) {
         let failure = outcome.map(policy.isFailure)
         let (before, after) = book.withLock { book in
             let now = elapsed().milliseconds
@@ -115,8 +120,11 @@ public final class CircuitBreakerMiddleware: ClientMiddleware, CallMiddleware, S
         guard before != after else { return }
         switch after {
         case .open(let until):
+            context?.recorder?.record(.breaker(.opened))
             logger.notice("circuit opened", metadata: ["origin": "\(origin.text)", "retryAt": "\(date(inMs: until - elapsed().milliseconds))"])
-        case .closed: logger.notice("circuit closed", metadata: ["origin": "\(origin.text)"])
+        case .closed:
+            context?.recorder?.record(.breaker(.closed))
+            logger.notice("circuit closed", metadata: ["origin": "\(origin.text)"])
         case .halfOpen: break
         }
     }

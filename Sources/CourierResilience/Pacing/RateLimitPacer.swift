@@ -64,7 +64,8 @@ public final class RateLimitPacer: ClientMiddleware, CallMiddleware, Sendable {
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let origin = OriginKey(baseURL)
-        try await admit(origin, deadline: context?.deadline)
+        let held = try await admit(origin, deadline: context?.deadline)
+        if held > .zero { context?.recorder?.record(.paced(wait: held)) }
         let answer: (HTTPResponse, HTTPBody?)
         do {
             answer = try await next(request, body, baseURL)
@@ -76,11 +77,13 @@ public final class RateLimitPacer: ClientMiddleware, CallMiddleware, Sendable {
         return answer
     }
 
-    /// Returns once the call may be sent (counted in flight), or throws `rateLimited` at once.
-    private func admit(_ origin: OriginKey, deadline: ContinuousClock.Instant?) async throws {
+    /// Returns once the call may be sent (counted in flight) with how long it was held, or throws
+    /// `rateLimited` at once.
+    private func admit(_ origin: OriginKey, deadline: ContinuousClock.Instant?) async throws -> Duration {
+        var held = Duration.zero
         while true {
             let now = elapsed().milliseconds
-            guard case .wait(let until) = book.withLock({ $0.admit(origin, nowMs: now) }) else { return }
+            guard case .wait(let until) = book.withLock({ $0.admit(origin, nowMs: now) }) else { return held }
             let wait = Duration.milliseconds(max(0, until - now))
             if wait > maxWait || deadline.map({ ContinuousClock.now + wait > $0 }) == true {
                 logger.notice(
@@ -90,6 +93,7 @@ public final class RateLimitPacer: ClientMiddleware, CallMiddleware, Sendable {
             }
             logger.debug("rate limit spent: waiting", metadata: ["origin": "\(origin.text)", "waitMs": "\(wait.milliseconds)"])
             try await sleep(wait)
+            held += wait
         }
     }
 
