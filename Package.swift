@@ -404,7 +404,7 @@ let package = Package(
         .testTarget(
             name: "CourierResilienceTests",
             dependencies: [
-                "CourierResilience", "Courier", "CourierAsyncHTTPClient", "CourierTesting", "IntegrationTestSupport",
+                "CourierResilience", "Courier", "CourierAsyncHTTPClient", "CourierTesting", "IntegrationTestSupport", "CourierObservability",
                 .product(name: "CourierSandbox", package: "Sandbox"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),

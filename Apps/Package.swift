@@ -81,6 +81,13 @@ let package = Package(
             path: "Benchmarks/ResilienceBenchmark",
             swiftSettings: strict
         ),
+        // Hedged requests, the circuit breaker and rate-limit pacing, each beside its baseline.
+        .executableTarget(
+            name: "CalmBenchmark",
+            dependencies: courier + [sandbox, library("CourierResilience"), .product(name: "NIOPosix", package: "swift-nio")],
+            path: "Benchmarks/CalmBenchmark",
+            swiftSettings: strict
+        ),
         // Writes through an outbox (journaled, synced, sent, removed) beside plain POSTs.
         .executableTarget(
             name: "OutboxBenchmark",

@@ -32,6 +32,8 @@ final class ConnectionUse: Sendable {
         /// The exchange's fields as handed to AsyncHTTPClient (kept as they are: no copy made).
         let fields: HTTPHeaders
         let recorder: CallRecorder
+        /// Its number in the call's timeline.
+        let attempt: Int
 
         func matches(_ head: HTTPRequestHead) -> Bool {
             guard head.method.rawValue == method, url.hasSuffix(head.uri) else { return false }
@@ -60,9 +62,9 @@ final class ConnectionUse: Sendable {
     private let nextConnection = Atomic<UInt64>(0)
 
     /// Registers an exchange of the call `recorder` records; returns its number, for ``finish(_:)``.
-    func register(_ recorder: CallRecorder, method: String, url: String, headers: HTTPHeaders) -> UInt64 {
+    func register(_ recorder: CallRecorder, attempt: Int, method: String, url: String, headers: HTTPHeaders) -> UInt64 {
         let id = nextExchange.add(1, ordering: .relaxed).newValue
-        let exchange = Exchange(id: id, method: method, url: url, fields: headers, recorder: recorder)
+        let exchange = Exchange(id: id, method: method, url: url, fields: headers, recorder: recorder, attempt: attempt)
         waiting.withLock { $0.append(exchange) }
         waitingCount.add(1, ordering: .releasing)
         return id
@@ -79,11 +81,12 @@ final class ConnectionUse: Sendable {
     }
 
     /// The recorder of the oldest waiting exchange `head` is the request of, once.
-    fileprivate func take(_ head: HTTPRequestHead) -> CallRecorder? {
+    fileprivate func take(_ head: HTTPRequestHead) -> (recorder: CallRecorder, attempt: Int)? {
         guard waitingCount.load(ordering: .acquiring) > 0 else { return nil }
-        let recorder = waiting.withLock { waiting -> CallRecorder? in
+        let recorder = waiting.withLock { waiting -> (recorder: CallRecorder, attempt: Int)? in
             guard let index = waiting.firstIndex(where: { $0.matches(head) }) else { return nil }
-            return waiting.remove(at: index).recorder
+            let exchange = waiting.remove(at: index)
+            return (exchange.recorder, exchange.attempt)
         }
         if recorder != nil { waitingCount.subtract(1, ordering: .relaxed) }
         return recorder
@@ -174,7 +177,9 @@ final class ConnectionUseHandler: ChannelOutboundHandler, RemovableChannelHandle
         if case .head(let head) = unwrapOutboundIn(data) {
             let reused = counter.requests > 0
             counter.requests += 1
-            use.take(head)?.record(.connection(number: counter.number, reused: reused))
+            if let (recorder, attempt) = use.take(head) {
+                recorder.record(.connection(number: counter.number, reused: reused), attempt: attempt)
+            }
         }
         context.write(data, promise: promise)
     }

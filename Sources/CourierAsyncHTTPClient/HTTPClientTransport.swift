@@ -287,7 +287,7 @@ public final class HTTPClientTransport: CallTransport, Sendable {
     /// this transport did not configure (no handler there would tell).
     private func registerConnection(_ context: CallContext, method: String, url: String, headers: HTTPHeaders) -> UInt64? {
         guard settings != nil, let recorder = context.recorder else { return nil }
-        return connections.register(recorder, method: method, url: url, headers: headers)
+        return connections.register(recorder, attempt: context.attempt, method: method, url: url, headers: headers)
     }
 
     /// The whole-call deadline, always; the idle timeout of streamed bodies (AsyncHTTPClient's read

@@ -24,6 +24,10 @@ final class CallSpans: AttemptTracing {
         /// The exchange under way. One at most: each exchange's start ends the one before
         /// (a slot, not a dictionary by attempt — that cost 1,500 instructions per call).
         var open: Exchange?
+        /// The first exchange of a hedged call, still in flight beside its hedge (``open``).
+        var hedged: Exchange?
+        /// A hedge was just sent: the next exchange's start leaves the open one open.
+        var hedging = false
         /// The call's trace id when the tracer does not speak W3C (made once, on the first exchange).
         var traceID: TraceID?
     }
@@ -87,7 +91,12 @@ final class CallSpans: AttemptTracing {
     private func exchange(_ event: CallStep, _ state: inout State) {
         switch event.kind {
         case .attemptStarted(let url):
-            Self.endExchange(&state)
+            if state.hedging {
+                state.hedging = false
+                state.hedged = state.open.take()
+            } else {
+                Self.endExchange(&state)
+            }
             let span = tracer.startSpan(state.method, context: state.call?.context ?? parent, ofKind: .client)
             let recording = span.isRecording
             if recording {
@@ -98,8 +107,7 @@ final class CallSpans: AttemptTracing {
             }
             state.open = Exchange(attempt: event.attempt, span: span, recording: recording)
         case .responseHead(let status):
-            guard state.open?.attempt == event.attempt, state.open?.recording == true, let span = state.open?.span else { return }
-            state.open?.headAt = DefaultTracerClock.now
+            guard let span = Self.recordingSpan(event.attempt, &state, head: true) else { return }
             span.updateAttributes { attributes in
                 attributes["http.response.status_code"] = status
                 if status >= 400 { attributes["error.type"] = String(status) }
@@ -117,7 +125,7 @@ final class CallSpans: AttemptTracing {
         case .traceContext:
             break
         case .connection(let number, let reused):
-            guard state.open?.attempt == event.attempt, state.open?.recording == true, let span = state.open?.span else { return }
+            guard let span = Self.recordingSpan(event.attempt, &state, head: false) else { return }
             span.updateAttributes { attributes in
                 attributes["courier.connection.number"] = Int(truncatingIfNeeded: number)
                 attributes["courier.connection.reused"] = reused
@@ -129,8 +137,20 @@ final class CallSpans: AttemptTracing {
 
     /// The open exchange if it is exchange `attempt`, no longer open.
     private static func take(_ attempt: Int, _ state: inout State) -> Exchange? {
+        if state.hedged?.attempt == attempt { return state.hedged.take() }
         guard state.open?.attempt == attempt else { return nil }
         return state.open.take()
+    }
+
+    /// The span of open exchange `attempt` when it records; a `head` is noted as come.
+    private static func recordingSpan(_ attempt: Int, _ state: inout State, head: Bool) -> (any Span)? {
+        if state.hedged?.attempt == attempt, state.hedged?.recording == true {
+            if head { state.hedged?.headAt = DefaultTracerClock.now }
+            return state.hedged?.span
+        }
+        guard state.open?.attempt == attempt, state.open?.recording == true else { return nil }
+        if head { state.open?.headAt = DefaultTracerClock.now }
+        return state.open?.span
     }
 
     /// A decision of Courier's machinery (a retry, a cache hit, a redirect …): an event on the call's span.
@@ -159,6 +179,15 @@ final class CallSpans: AttemptTracing {
                 SpanEvent(
                     name: "courier.redirect",
                     attributes: ["http.response.status_code": .int64(Int64(status)), "courier.redirect.to": .string(to)]))
+        case .hedgeSent(let delay):
+            state.hedging = true
+            state.call?.addEvent(SpanEvent(name: "courier.hedge.sent", attributes: ["courier.hedge.delay_ms": .int64(delay.milliseconds)]))
+        case .hedgeWon(let byHedge):
+            state.call?.addEvent(SpanEvent(name: "courier.hedge.settled", attributes: ["courier.hedge.won": .bool(byHedge)]))
+        case .breaker(let outcome):
+            state.call?.addEvent(SpanEvent(name: "courier.breaker", attributes: ["courier.breaker.outcome": .string(outcome.rawValue)]))
+        case .paced(let wait):
+            state.call?.addEvent(SpanEvent(name: "courier.paced", attributes: ["courier.paced.wait_ms": .int64(wait.milliseconds)]))
         case .note(let text):
             state.call?.addEvent(SpanEvent(name: "courier.note", attributes: ["courier.note": .string(text)]))
         default:
@@ -224,8 +253,9 @@ final class CallSpans: AttemptTracing {
 
     /// Ends the exchange still open (its head came but its body was never read) at its head's time.
     private static func endExchange(_ state: inout State) {
-        guard let exchange = state.open.take() else { return }
-        if let headAt = exchange.headAt { exchange.span.end(at: headAt) } else { exchange.span.end() }
+        for exchange in [state.hedged.take(), state.open.take()].compactMap({ $0 }) {
+            if let headAt = exchange.headAt { exchange.span.end(at: headAt) } else { exchange.span.end() }
+        }
     }
 
     /// OpenTelemetry's HTTP client attributes of a request to `url` (already redacted).

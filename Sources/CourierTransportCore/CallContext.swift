@@ -30,6 +30,9 @@ public struct CallContext: Sendable {
     public var origin: URL?
     /// Where the call's steps go (its timeline, the client's observers); nil when nobody listens.
     package var recorder: CallRecorder?
+    /// The recorded exchange a transport is sending (its number in the call's timeline), 0 when
+    /// nothing records or before the first.
+    package var attempt = 0
     /// For a buffered call: where a middleware that has the answer as bytes already hands them
     /// over (``CollectedAnswer``); nil for a streamed call or one that is not a `NetworkClient`'s.
     package var collected: CollectedAnswer?

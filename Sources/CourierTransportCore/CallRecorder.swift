@@ -19,7 +19,11 @@ package final class CallRecorder: Sendable {
     package let tracing: (any AttemptTracing)?
 
     private struct State {
+        /// Exchanges started so far.
         var attempt = 0
+        /// The exchange a step without a number of its own belongs to: the last one started, or
+        /// the last one whose head came after that (a hedged call has two in flight).
+        var current = 0
         var events: [CallStep]
         /// The last URL joined and redacted for this call: most exchanges go where the call did.
         var url: JoinedURL?
@@ -54,9 +58,17 @@ package final class CallRecorder: Sendable {
     /// locked closure empties) instead of copied there and released here — a copy of its payload
     /// (the URL and method strings, a reason) and its release per step.
     package func record(_ kind: consuming CallStep.Kind) {
+        record(kind, attempt: nil)
+    }
+
+    /// Records `kind` now, for exchange `attempt` (nil: the exchange under way). A head recorded
+    /// for an exchange makes it the one later steps without a number belong to.
+    package func record(_ kind: consuming CallStep.Kind, attempt: Int?) {
         var pending = Optional(consume kind)
         let event = state.withLock { state in
-            let event = CallStep(call: call, attempt: state.attempt, at: .now, kind: pending.take().unsafelyUnwrapped)
+            let kind = pending.take().unsafelyUnwrapped
+            if let attempt, case .responseHead = kind { state.current = attempt }
+            let event = CallStep(call: call, attempt: attempt ?? state.current, at: .now, kind: kind)
             state.events.append(event)
             return event
         }
@@ -70,6 +82,7 @@ package final class CallRecorder: Sendable {
         var pending = Optional(consume url)
         let event = state.withLock { state in
             state.attempt += 1
+            state.current = state.attempt
             let event = CallStep(call: call, attempt: state.attempt, at: .now, kind: .attemptStarted(url: pending.take().unsafelyUnwrapped))
             state.events.append(event)
             return event

@@ -1,7 +1,9 @@
 import Courier
+import CourierObservability
 import CourierResilience
 import CourierSandbox
 import Foundation
+import HTTPTypes
 import IntegrationTestSupport
 import Synchronization
 import Testing
@@ -43,6 +45,31 @@ struct ResilienceSocketTests {
                 refusalTimes.isEmpty || refusalTimes.sorted()[refusalTimes.count / 2] < .milliseconds(5),
                 "a refusal opens no connection: \(refusalTimes.max() ?? .zero)")
             #expect(last == 200 && stats.successes > 5, "traffic is back after the outage: \(stats.successes) successes")
+        }
+    }
+
+    @Test("a slow first request is hedged on another connection; the loser is cancelled and the server sees it go", arguments: TransportKind.allCases)
+    func hedgeOverSockets(_ kind: TransportKind) async throws {
+        try await withSandbox { sandbox in
+            let key = "hedge-\(kind)-\(UInt32.random(in: 0...UInt32.max))"
+            let hedging = HedgingMiddleware(policy: HedgingPolicy(delay: .fixed(.milliseconds(100))))
+            let client = NetworkClient(transport: kind.make(), middlewares: [hedging])
+            let timeline = CallTimeline()
+            let started = ContinuousClock.now
+            // The key's first request waits 30 s; its second (the hedge) answers at once.
+            let response = try await client.recording(into: timeline).response(
+                sandbox.get("/counted/\(key)", query: ["delayMs": 30000, "slowHits": 1]))
+            #expect(ContinuousClock.now - started < .seconds(15), "the hedge answered, not the 30 s first request")
+            #expect(response.headers[HTTPField.Name("X-Hit")!] == "2")
+            #expect(timeline.steps.contains { $0.kind == .hedgeWon(byHedge: true) })
+            var stats = CountedStats()
+            let waitStarted = ContinuousClock.now
+            repeat {
+                stats = try await NetworkClient().request(sandbox.get("/counted/\(key)/stats"), as: CountedStats.self)
+                if stats.disconnects > 0 { break }
+                try await Task.sleep(for: .milliseconds(50))
+            } while ContinuousClock.now - waitStarted < .seconds(10)
+            #expect(stats.hits == 2 && stats.disconnects == 1 && stats.inFlight == 0, "the loser's connection closed: \(stats)")
         }
     }
 

@@ -151,7 +151,7 @@ package struct CallPipeline: Sendable {
         let head: HTTPResponse
         let data: Data
         if let buffering {
-            (head, data) = try await Self.attempt(hop.request, baseURL: hop.baseURL, context: context) { request in
+            (head, data) = try await Self.attempt(hop.request, baseURL: hop.baseURL, context: context) { request, context in
                 try await buffering.sendBuffered(request, body: hop.body, baseURL: hop.baseURL, context: context)
             }
             try checkHead(head)
@@ -178,7 +178,7 @@ package struct CallPipeline: Sendable {
         var next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) = { request, body, baseURL in
             // Every HTTP exchange passes here, whichever middleware sent it (a retry, a
             // revalidation): the timeline's attempts.
-            try await Self.attempt(request, baseURL: baseURL, context: context) { request in
+            try await Self.attempt(request, baseURL: baseURL, context: context) { request, context in
                 try await Self.send(request, body, baseURL, transport, operationID, context)
             }
         }
@@ -208,34 +208,38 @@ package struct CallPipeline: Sendable {
     /// One HTTP exchange, recorded in the call's timeline when someone listens: its start (and
     /// trace context), its head or its failure.
     private static func attempt<Body>(
-        _ request: HTTPRequest, baseURL: URL, context: CallContext, send: (HTTPRequest) async throws -> (HTTPResponse, Body)
+        _ request: HTTPRequest, baseURL: URL, context: CallContext,
+        send: (HTTPRequest, CallContext) async throws -> (HTTPResponse, Body)
     ) async throws -> (HTTPResponse, Body) {
-        guard let recorder = context.recorder else { return try await send(request) }
+        guard let recorder = context.recorder else { return try await send(request, context) }
         var request = request
-        startAttempt(&request, baseURL: baseURL, recorder: recorder, secrets: context.secrets)
+        var context = context
+        context.attempt = startAttempt(&request, baseURL: baseURL, recorder: recorder, secrets: context.secrets)
         do {
-            let answer = try await send(request)
-            recorder.record(.responseHead(status: answer.0.status.code))
+            let answer = try await send(request, context)
+            recorder.record(.responseHead(status: answer.0.status.code), attempt: context.attempt)
             return answer
         } catch {
-            recorder.record(.attemptFailed(reason: NetworkError(error).logDescription))
+            recorder.record(.attemptFailed(reason: NetworkError(error).logDescription), attempt: context.attempt)
             throw error
         }
     }
 
-    /// Records the start of an HTTP exchange of `request`; when the client traces, the request
-    /// carries the exchange's W3C trace context (set, replacing any a previous attempt carried).
-    private static func startAttempt(_ request: inout HTTPRequest, baseURL: URL, recorder: CallRecorder, secrets: [String]) {
+    /// Records the start of an HTTP exchange of `request` and returns its number; when the client
+    /// traces, the request carries the exchange's W3C trace context (set, replacing any a previous
+    /// attempt carried).
+    private static func startAttempt(_ request: inout HTTPRequest, baseURL: URL, recorder: CallRecorder, secrets: [String]) -> Int {
         let url = recorder.redactedURL(baseURL, request.path ?? "/") { Redactor(secrets: secrets).url($0) }
         let attempt = recorder.startAttempt(url: url)
-        guard let tracing = recorder.tracing, let context = tracing.traceContext(forAttempt: attempt) else { return }
+        guard let tracing = recorder.tracing, let context = tracing.traceContext(forAttempt: attempt) else { return attempt }
         request.headerFields[.traceparent] = context.traceParent
         if let state = context.traceState {
             request.headerFields[.tracestate] = state
         } else if request.headerFields.contains(.tracestate) {
             request.headerFields[.tracestate] = nil  // a previous attempt's, or the caller's: not this trace's
         }
-        recorder.record(.traceContext(traceParent: context.traceParent))
+        recorder.record(.traceContext(traceParent: context.traceParent), attempt: attempt)
+        return attempt
     }
 
     /// Records a redirect followed in the call's timeline.

@@ -8,7 +8,7 @@ import NIOCore
 ///
 /// | route | answer |
 /// |---|---|
-/// | `GET, HEAD /counted/{key}?delayMs=&bytes=` | after `delayMs` (default 50): 200 `{"key","hit"}`, or with `bytes=B` exactly `B` bytes of `application/octet-stream` where byte i is i mod 256; `X-Hit: n` (the key's 1-based hit count) and `Connection: close` either way |
+/// | `GET, HEAD /counted/{key}?delayMs=&bytes=&slowHits=` | after `delayMs` (default 50; only for the key's first `slowHits` hits when given, the later ones at once): 200 `{"key","hit"}`, or with `bytes=B` exactly `B` bytes of `application/octet-stream` where byte i is i mod 256; `X-Hit: n` (the key's 1-based hit count) and `Connection: close` either way |
 /// | `GET /counted/{key}/stats` | ``CountedStats`` |
 /// | `POST /counted/reset` | `204`; forgets every key (so `reset` is not usable as a key) |
 ///
@@ -44,9 +44,11 @@ struct CountedRoutes {
         let query = QueryReader(request)
         let delay = try query.integer("delayMs", in: 0...120_000, default: 50)
         let bytes = try query.integer("bytes", in: 0...(256 * 1024 * 1024))
+        let slowHits = try query.integer("slowHits", in: 0...1_000_000)
         let hit = await ledger.enter(key)
+        let wait = (slowHits.map { hit <= $0 } ?? true) ? delay : 0
         do {
-            try await request.untilClientLeaves(context) { try await Task.sleep(for: .milliseconds(delay)) }
+            try await request.untilClientLeaves(context) { try await Task.sleep(for: .milliseconds(wait)) }
         } catch {
             await ledger.leave(key, disconnected: true)
             throw error
