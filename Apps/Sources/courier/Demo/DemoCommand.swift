@@ -32,6 +32,7 @@ struct DemoCommand: AsyncParsableCommand {
         let sections: [(URL) async -> (steps: Int, failures: Int)] = [
             { await LLMDemo.run(baseURL: $0) { Terminal.output($0) } },
             { await ResilienceDemo.run(baseURL: $0) { Terminal.output($0) } },
+            { await CalmDemo.run(baseURL: $0) { Terminal.output($0) } },
             { await ConcurrencyDemo.run(baseURL: $0) { Terminal.output($0) } },
             { await HackerNewsDemo.run(baseURL: $0) { Terminal.output($0) } },
             { await CoinDemo.run(baseURL: $0, alanControl: sandbox.alan) { Terminal.output($0) } },
