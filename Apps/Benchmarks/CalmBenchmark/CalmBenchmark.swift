@@ -75,7 +75,7 @@ final class StepCounter: CallObserver {
                 case .hedgeWon(let byHedge): if byHedge { counts.hedgesWon += 1 }
                 case .breaker(.rejected): counts.rejected += 1
                 case .breaker(.opened): counts.opened += 1
-                case .paced(let wait): counts.pacedMs += Int(wait.milliseconds)
+                case .paced(let wait): counts.pacedMs += Int(milliseconds(wait))
                 default: break
                 }
             }
@@ -83,6 +83,13 @@ final class StepCounter: CallObserver {
     }
 
     var snapshot: (hedgesSent: Int, hedgesWon: Int, rejected: Int, opened: Int, pacedMs: Int) { counts.withLock { $0 } }
+}
+
+/// What a round's callers share: the next call's number, latencies, counts.
+final class RoundTally: Sendable {
+    let next = Atomic<Int>(0)
+    let limited = Atomic<Int>(0)
+    let latencies = Mutex<[Double]>([])
 }
 
 /// Min / median / max of a series.

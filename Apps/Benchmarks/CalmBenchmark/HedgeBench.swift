@@ -68,24 +68,23 @@ struct HedgeBench {
         configuration.observers = [counter]
         let client = NetworkClient(configuration: configuration)
         let endpoint = Get(baseURL: base, path: "/tail/\(key)", query: ["p": "0.04", "slowMs": 1000, "fastMs": 10])
-        let next = Atomic<Int>(0)
-        let latencies = Mutex<[Double]>([])
+        let tally = RoundTally()
         let calls = self.calls
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<inFlight {
                 group.addTask {
-                    while next.add(1, ordering: .relaxed).newValue <= calls {
+                    while tally.next.add(1, ordering: .relaxed).newValue <= calls {
                         let started = ContinuousClock.now
                         _ = try? await client.response(endpoint)
                         let took = milliseconds(ContinuousClock.now - started)
-                        latencies.withLock { $0.append(took) }
+                        tally.latencies.withLock { $0.append(took) }
                     }
                 }
             }
         }
         try await transport.shutdown()
         let stats = try await NetworkClient().request(Get(baseURL: base, path: "/tail/\(key)/stats"), as: TailCount.self)
-        let sorted = latencies.withLock { $0 }.sorted()
+        let sorted = tally.latencies.withLock { $0 }.sorted()
         let counts = counter.snapshot
         return Round(
             p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), extra: Double(stats.requests - calls) / Double(calls),

@@ -55,7 +55,7 @@ struct OutageBench {
         configuration.observers = [counter]
         let client = NetworkClient(configuration: configuration)
         let endpoint = Get(baseURL: base, path: "/outage/\(key)", query: ["afterMs": 1000, "forMs": 4000])
-        let refusals = Mutex<[Double]>([])
+        let tally = RoundTally()
         let start = ContinuousClock.now
         let total = rate * seconds
         await withTaskGroup(of: Void.self) { group in
@@ -68,14 +68,14 @@ struct OutageBench {
                     do {
                         _ = try await client.response(endpoint)
                     } catch NetworkError.circuitOpen {
-                        refusals.withLock { $0.append(milliseconds(ContinuousClock.now - started)) }
+                        tally.latencies.withLock { $0.append(milliseconds(ContinuousClock.now - started)) }
                     } catch {}
                 }
             }
         }
         try await transport.shutdown()
         let stats = try await NetworkClient().request(Get(baseURL: base, path: "/outage/\(key)/stats"), as: OutageCount.self)
-        let refused = refusals.withLock { $0 }.sorted()
+        let refused = tally.latencies.withLock { $0 }.sorted()
         return Round(
             duringOutage: stats.duringOutage, rejected: refused.count, rejectedP99: percentile(refused, 0.99),
             backAfter: stats.firstOkAfterOutageMs.map { Double($0) / 1000 }, opened: counter.snapshot.opened)

@@ -48,19 +48,18 @@ struct PaceBench {
         configuration.observers = [counter]
         let client = NetworkClient(configuration: configuration)
         let endpoint = Get(baseURL: base, path: "/ratelimit/\(key)", query: ["family": family, "limit": 20, "windowMs": 2000])
-        let next = Atomic<Int>(0)
-        let limited = Atomic<Int>(0)
+        let tally = RoundTally()
         let calls = self.calls
         let start = ContinuousClock.now
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<inFlight {
                 group.addTask {
-                    while next.add(1, ordering: .relaxed).newValue <= calls {
+                    while tally.next.add(1, ordering: .relaxed).newValue <= calls {
                         do {
                             let response = try await client.response(endpoint)
-                            if response.statusCode == 429 { limited.add(1, ordering: .relaxed) }
+                            if response.statusCode == 429 { tally.limited.add(1, ordering: .relaxed) }
                         } catch {
-                            if NetworkError(error).statusCode == 429 { limited.add(1, ordering: .relaxed) }
+                            if NetworkError(error).statusCode == 429 { tally.limited.add(1, ordering: .relaxed) }
                         }
                     }
                 }
@@ -68,6 +67,6 @@ struct PaceBench {
         }
         let wall = milliseconds(ContinuousClock.now - start) / 1000
         try await transport.shutdown()
-        return (limited.load(ordering: .relaxed), wall, counter.snapshot.pacedMs)
+        return (tally.limited.load(ordering: .relaxed), wall, counter.snapshot.pacedMs)
     }
 }
