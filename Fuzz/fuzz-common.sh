@@ -30,13 +30,14 @@ SRC="$ROOT/Sources"
 SANDBOX_SRC="$ROOT/Sandbox/Sources"
 
 # Every harness, in the order run-all runs them.
-ALL_HARNESSES=(HeaderFuzz SSEFuzz DiskEntryFuzz OutboxEntryFuzz SeoulFuzz HTMLTextFuzz AlanFrameFuzz MultipartFuzz LLMFuzz)
+ALL_HARNESSES=(HeaderFuzz SSEFuzz DiskEntryFuzz OutboxEntryFuzz SeoulFuzz HTMLTextFuzz AlanFrameFuzz MultipartFuzz LLMFuzz RateLimitHeadersFuzz)
 
 # The modules each harness links, dependents before their dependencies.
 harness_modules() {
     case "$1" in
         HeaderFuzz | DiskEntryFuzz) echo "CourierCache CourierTransfers Courier CourierTransportCore OpenAPIRuntime HTTPTypes Crypto" ;;
         OutboxEntryFuzz) echo "CourierOutbox CourierTransportCore OpenAPIRuntime HTTPTypes Crypto" ;;
+        RateLimitHeadersFuzz) echo "CourierResilience CourierTransportCore OpenAPIRuntime HTTPTypes Crypto" ;;
         SSEFuzz) echo "CourierTransfers Courier CourierTransportCore OpenAPIRuntime HTTPTypes Crypto" ;;
         SeoulFuzz) echo "SeoulCultureAPI Courier CourierTransportCore OpenAPIRuntime HTTPTypes Crypto" ;;
         HTMLTextFuzz) echo "HackerNewsAPI" ;;
@@ -57,6 +58,7 @@ module_deps() {
         CourierCache) echo "Courier CourierTransportCore Crypto" ;;
         CourierTransfers) echo "Courier CourierTransportCore" ;;
         CourierOutbox) echo "CourierTransportCore HTTPTypes" ;;
+        CourierResilience) echo "CourierTransportCore HTTPTypes" ;;
         SeoulCultureAPI) echo "Courier" ;;
         CourierLLMAdapter) echo "Courier CourierLLM CourierTransfers" ;;
         AlanAPI) echo "CourierLLMAdapter CourierLLM CourierTransfers" ;;
@@ -100,6 +102,10 @@ module_sources() {
         CourierOutbox)
             # The journal's entry file format only — not the outbox, its journal or locks (Courier, swift-log).
             printf '%s\n' "$SRC"/CourierOutbox/{OutboxEntryFormat,OutboxEntry,OutboxLimits}.swift
+            ;;
+        CourierResilience)
+            # The rate-limit header parsers only — not the pacer, the breaker or their middlewares (Courier, swift-log).
+            printf '%s\n' "$SRC"/CourierResilience/Pacing/{RateLimitHeaders,StructuredList,GoDuration,InternetDate}.swift
             ;;
         CourierTransfers) printf '%s\n' "$SRC"/CourierTransfers/{ContentRange,LineSplitter}.swift "$SRC"/CourierTransfers/ServerSentEvents/{EventStreamParser,ServerEvent}.swift ;;
         CourierLLM) find "$SRC/CourierLLM" -name '*.swift' | LC_ALL=C sort ;;

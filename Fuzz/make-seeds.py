@@ -58,6 +58,49 @@ write("HeaderFuzz", [
     "Accept-Encoding", "Accept-Language", "99999999999999999999", "2147483648", "9223372036854775807",
 ])
 
+# --- rate-limit headers: one `name: value` field per line, the four families (the harness parses
+# at 2026-11-29T05:59:00Z, a minute before the Anthropic and GitHub resets below) and hostile values
+write("RateLimitHeadersFuzz", [
+    'RateLimit-Policy: "default";q=20;w=2\nRateLimit: "default";r=5;t=1',
+    'RateLimit: "burst";r=0;t=3, "daily";r=100;t=3600\nRateLimit-Policy: "burst";q=10;w=3, "daily";q=1000;w=86400',
+    "RateLimit: default;r=7;t=2",
+    "RateLimit-Limit: 100\nRateLimit-Remaining: 9\nRateLimit-Reset: 30",
+    "x-ratelimit-limit-requests: 60\nx-ratelimit-remaining-requests: 59\nx-ratelimit-reset-requests: 6m0s",
+    "x-ratelimit-remaining-requests: 0\nx-ratelimit-reset-requests: 1h2m3.5s",
+    "x-ratelimit-remaining-requests: 3\nx-ratelimit-reset-requests: 850ms",
+    "anthropic-ratelimit-requests-limit: 50\nanthropic-ratelimit-requests-remaining: 49\nanthropic-ratelimit-requests-reset: 2026-11-29T06:00:00Z",
+    "anthropic-ratelimit-requests-remaining: 0\nanthropic-ratelimit-requests-reset: 2026-11-29T15:00:00.250+09:00",
+    "X-RateLimit-Limit: 5000\nX-RateLimit-Remaining: 4999\nX-RateLimit-Used: 1\nX-RateLimit-Reset: 1795932000",
+    "X-RateLimit-Remaining: 0\nX-RateLimit-Reset: 1600000000",
+    # hostile: huge, signed, fractional and exponent numbers; broken lists; durations that overflow
+    'RateLimit: "default";r=99999999999999999999;t=99999999999999999999\nRateLimit-Policy: "default";q=-1;w=1e400',
+    'RateLimit: "a";r=1;t=1;r=2, "b";r=nan;t=inf, "c\\"d";r=0;t=0, ;;, "unterminated;r=1',
+    "RateLimit: a;r=1;t=1;=5;==",  # regression: a parameter `==` (or `=`) trapped in StructuredList
+    'RateLimit: "x";R=1;T=1\r\nRateLimit: "y";r=2;t=2',
+    "RateLimit-Remaining: +5\nRateLimit-Reset: -1",
+    "x-ratelimit-remaining-requests: 1\nx-ratelimit-reset-requests: 9999999999999999999h9999999999999999999m1.9999999999999s",
+    "x-ratelimit-remaining-requests: 1\nx-ratelimit-reset-requests: 1.5\u00b5s2us3ns0.000000001h",
+    "x-ratelimit-remaining-requests: 1\nx-ratelimit-reset-requests: 0",
+    "x-ratelimit-remaining-requests: 1\nx-ratelimit-reset-requests: -6m",
+    "anthropic-ratelimit-requests-remaining: 1\nanthropic-ratelimit-requests-reset: 9999-12-31T23:59:60.999999999999-23:59",
+    "anthropic-ratelimit-requests-remaining: 1\nanthropic-ratelimit-requests-reset: 0000-02-31T00:00:00Z",
+    "anthropic-ratelimit-requests-remaining: 1\nanthropic-ratelimit-requests-reset: 2026-11-29t06:00:00.Z",
+    "X-RateLimit-Remaining: 1\nX-RateLimit-Reset: 99999999999999999999",
+    "X-RateLimit-Remaining: 1\nX-RateLimit-Reset: 1795932000.5",
+    "X-RateLimit-Remaining:\t 7 \t\nX-RateLimit-Reset:  1795932060",
+    "\u0000RateLimit: \"\u00e9\";r=1;t=1\n: no name\nno colon\n\n",
+])
+with open(os.path.join(FUZZ, "RateLimitHeadersFuzz", "RateLimitHeadersFuzz.dict"), "w", encoding="ascii") as f:
+    f.write("# libFuzzer dictionary, written by Fuzz/make-seeds.py\n")
+    for word in ["RateLimit: ", "RateLimit-Policy: ", "RateLimit-Remaining: ", "RateLimit-Reset: ", "RateLimit-Limit: ",
+                 "x-ratelimit-remaining-requests: ", "x-ratelimit-reset-requests: ", "x-ratelimit-limit-requests: ",
+                 "anthropic-ratelimit-requests-remaining: ", "anthropic-ratelimit-requests-reset: ", "anthropic-ratelimit-requests-limit: ",
+                 "X-RateLimit-Remaining: ", "X-RateLimit-Reset: ", "X-RateLimit-Limit: ", "\\x0a", "\\x0d\\x0a", ":", ";", ",", "=",
+                 "\\\"", "\\\\", '\\"default\\"', ";r=", ";t=", ";q=", ";w=", "?1", "ms", "us", "\\xc2\\xb5s", "ns", "h", "m", "s", ".",
+                 "T", "Z", "+09:00", "-00:00", "2026-11-29T06:00:00Z", ".250", "1795932000", "86400", "86401", "1000000000",
+                 "1000000001", "2147483648", "9223372036854775807", "99999999999999999999", "1099511627776"]:
+        f.write('"%s"\n' % word)
+
 # --- SSE: byte 0 picks the limit (index into 1, 4, 16, 64, 1024, 16 MiB), byte 1 the chunking
 def sse(limit, chunking, stream):
     return bytes([limit, chunking]) + (stream.encode("utf-8") if isinstance(stream, str) else stream)

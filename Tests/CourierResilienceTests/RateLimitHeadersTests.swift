@@ -112,4 +112,17 @@ struct RateLimitHeadersTests {
             ])
         #expect(Self.parse(["RateLimit": "garbage", "X-RateLimit-Remaining": "3", "X-RateLimit-Reset": "1700000001"])?.family == .gitHub)
     }
+
+    @Test("a parameter without a key (`;=`, `;==`, `;=5`) makes its member unreadable, never a trap (RateLimitHeadersFuzz)")
+    func parameterWithoutKey() {
+        for parameter in ["=", "==", "=5", " = "] {
+            #expect(StructuredList.parse("a;r=1;t=1;\(parameter)").isEmpty, "\(parameter)")
+            #expect(Self.parse(["RateLimit": "a;r=1;t=1;\(parameter)"]) == nil, "\(parameter)")
+            #expect(
+                Self.parse(["RateLimit": "\"a\";r=0;t=1;\(parameter), \"b\";r=2;t=2"])
+                    == RateLimitHeaders(family: .ietf, remaining: 2, reset: .seconds(2)), "\(parameter): the other member is read")
+        }
+        #expect(StructuredList.parse("a;r=") == [.init(name: "a", parameters: ["r": ""])], "an empty value is read as empty, not as `?1`")
+        #expect(StructuredList.parse("a;r==5") == [.init(name: "a", parameters: ["r": "=5"])])
+    }
 }

@@ -11,9 +11,11 @@ import ServiceLifecycle
 import UnixSignals
 
 /// Courier's sandbox: a Hummingbird server with httpbin-style fault routes, probe routes for
-/// concurrency tests, sample data, server-sent events (`/sse`), routes for retries (`/flaky`) and
-/// de-duplication (`/counted`), transfers (`/files` with ranges, validators, pacing and cuts;
-/// the `/upload` sink; `/ndjson` streams), and (from the Accounts issue) the seminar's User API.
+/// concurrency tests, sample data, server-sent events (`/sse`), routes for retries (`/flaky`),
+/// de-duplication (`/counted`), pacing (`/ratelimit`), hedging (`/tail`, a latency tail) and
+/// circuit breakers (`/outage`, a window of 5xx), transfers (`/files` with ranges, validators,
+/// pacing and cuts; the `/upload` sink; `/ndjson` streams), and (from the Accounts issue) the
+/// seminar's User API.
 ///
 /// Start it in-process on an ephemeral loopback port for tests and the demo:
 /// ```swift
@@ -130,6 +132,8 @@ public struct SandboxServer: Sendable {
         IdempotentRoutes().register(on: router)
         CountedRoutes().register(on: router)
         RateLimitRoutes().register(on: router)
+        TailRoutes().register(on: router)
+        OutageRoutes().register(on: router)
         TransferRoutes().register(on: router)
         TickerRoutes(hub: ticker).register(on: router)
         for extensionRoutes in await SandboxExtensions.registered(options: options, logger: logger, alan: alan) {

@@ -56,7 +56,10 @@ enum StructuredList {
         }
         var parameters: [String: String] = [:]
         for parameter in rest.split(separator: ";", omittingEmptySubsequences: true) {
-            let pair = parameter.split(separator: "=", maxSplits: 1)
+            // Empty pieces kept, so `=`, `==` and `=5` have an empty key and make the member
+            // unreadable (omitted, `=` and `==` split into nothing: a trap at `pair[0]`, found by
+            // RateLimitHeadersFuzz).
+            let pair = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let key = String(pair[0]).trimmingSpaces.lowercased()
             guard !key.isEmpty else { return nil }
             var value = pair.count > 1 ? String(pair[1]).trimmingSpaces : "?1"

@@ -2,7 +2,10 @@ import Hummingbird
 
 /// A request's query parameters for the test-control routes (`/sse`, `/flaky`, `/counted`): a
 /// value that is present but wrong answers 400 naming the parameter, so a typo in a test is an
-/// error instead of a silent default.
+/// error instead of a silent default. The routes that stand in for a misbehaving upstream
+/// (`/tail`, `/outage`) read their numbers with the saturating readers instead
+/// (``saturatingInteger(_:in:default:)``, ``saturatingFraction(_:default:)``): a number out of
+/// range is clamped into it, anything else is the default.
 struct QueryReader {
     private let parameters: [String: String]
 
@@ -46,5 +49,36 @@ struct QueryReader {
         case "", "1", "true": return true
         default: throw HTTPError(.badRequest, message: "\(name) must be 1 or 0")
         }
+    }
+
+    /// An integer clamped into `range` (whose lower bound is not negative), `defaultValue` when
+    /// absent or not an integer: see ``saturating(_:in:default:)``.
+    func saturatingInteger(_ name: String, in range: ClosedRange<Int>, default defaultValue: Int) -> Int {
+        Self.saturating(text(name), in: range, default: defaultValue)
+    }
+
+    /// A number clamped into 0…1 (a probability), `defaultValue` when absent, not a number, or
+    /// not finite.
+    func saturatingFraction(_ name: String, default defaultValue: Double) -> Double {
+        guard let text = text(name), let value = Double(text), value.isFinite else { return defaultValue }
+        return min(max(value, 0), 1)
+    }
+
+    /// `text` as an optional sign and ASCII digits that saturate at `range`'s upper bound (twenty
+    /// digits are the upper bound, never a trap), clamped into `range` (a negative number is its
+    /// lower bound); `defaultValue` for nil or anything else (`1e3`, `0x10`, `5ms`, an empty value).
+    static func saturating(_ text: String?, in range: ClosedRange<Int>, default defaultValue: Int) -> Int {
+        guard var digits = text?.utf8[...] else { return defaultValue }
+        let negative = digits.first == UInt8(ascii: "-")
+        if negative || digits.first == UInt8(ascii: "+") { digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return defaultValue }
+        guard !negative else { return range.lowerBound }
+        var value = 0
+        for digit in digits {
+            let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (plus, overflow2) = times.addingReportingOverflow(Int(digit - 0x30))
+            value = overflow1 || overflow2 ? range.upperBound : min(plus, range.upperBound)
+        }
+        return max(value, range.lowerBound)
     }
 }
