@@ -87,16 +87,21 @@ struct RateLimitPacerTests {
         for task in held { _ = try await task.value }
     }
 
-    @Test("the book: out-of-order answers keep the lowest count; a new window starts from its limit less calls in flight")
+    @Test("the book: the lowest announced count stands; an answer that ended proves its call counted; a new window starts from its limit less calls in flight")
     func book() {
         var book = PacerBook(maxOrigins: 4)
         let key = OriginKey(FakeOrigin.url)
         for _ in 0..<4 { #expect(book.admit(key, nowMs: 0) == .send) }
         book.finish(key, announced: RateLimitHeaders(family: .ietf, remaining: 10, limit: 20, reset: .seconds(2)), nowMs: 10, marginMs: 100)
-        #expect(book.peek(key)?.budget == 7)
+        #expect(book.peek(key)?.budget == 7, "10 left, less the 3 still out")
+        // An older answer (12 left) overtaken by the newer one: its count does not stand, but its
+        // call was counted in the 10 (the server counts in arrival order), so it frees its place.
         book.finish(key, announced: RateLimitHeaders(family: .ietf, remaining: 12, limit: 20, reset: .seconds(2)), nowMs: 20, marginMs: 100)
-        #expect(book.peek(key)?.budget == 7, "an older answer overtaken by a newer one does not raise the count")
-        for _ in 0..<7 { #expect(book.admit(key, nowMs: 30) == .send) }
+        #expect(book.peek(key)?.budget == 8, "10 left, less the 2 still out")
+        // A call that ends unannounced (an error) may have been counted: it keeps its place.
+        book.finish(key, announced: nil, nowMs: 25, marginMs: 100)
+        #expect(book.peek(key)?.budget == 8)
+        for _ in 0..<8 { #expect(book.admit(key, nowMs: 30) == .send) }
         #expect(book.admit(key, nowMs: 40) == .wait(untilMs: 2120), "the later of the two resets")
         #expect(book.admit(key, nowMs: 2120) == .send)
         #expect(book.peek(key)?.budget == 20 - 9 - 1, "the new window's limit less the 9 still out and this one")

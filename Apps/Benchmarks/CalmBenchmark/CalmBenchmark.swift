@@ -12,8 +12,8 @@ import Synchronization
 // alternating. Run with `swift run -c release --package-path Apps CalmBenchmark [hedge|outage|pace]`
 // (default: all three; `COURIER_BENCH_ROUNDS` sets the rounds, 7 by default).
 //
-// - hedge: `/tail` answers in `fastMs` (10 ms) but 4% of requests take 1 s; calls at 8 in flight,
-//   without hedging, with a fixed 50 ms delay, with the adaptive delay (p95): p50, p99, extra
+// - hedge: `/tail` answers in `fastMs` (10 ms) but 4% of requests take 1 s; 500 calls started at
+//   100/s (an open model: the same load for each contender), without hedging, with a fixed 50 ms delay, with the adaptive delay (p95): p50, p99, extra
 //   requests. Goal: p99 ≤ 1/4 of unhedged, extra ≤ 10%, p50 within 5%.
 // - outage: 100 calls/s for 7 s against `/outage`, down (503) from 1 s to 5 s, without and with
 //   the breaker (library defaults): requests that reached the origin during the outage (goal

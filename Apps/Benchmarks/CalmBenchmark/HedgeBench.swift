@@ -9,7 +9,7 @@ struct HedgeBench {
     let base: URL
     let rounds: Int
     let calls = 500
-    let inFlight = 8
+    let rate = 100
 
     enum Contender: String, CaseIterable {
         case none = "no hedging"
@@ -25,7 +25,7 @@ struct HedgeBench {
     }
 
     func run() async throws {
-        print("hedge: \(calls) calls per round at \(inFlight) in flight; /tail: 10 ms, 4% of requests 1 s; \(rounds) rounds, contenders alternating")
+        print("hedge: \(calls) calls per round started at \(rate)/s; /tail: 10 ms, 4% of requests 1 s; \(rounds) rounds, contenders alternating")
         var results: [Contender: [Round]] = [:]
         for round in 0..<rounds {
             let order = round % 2 == 0 ? Contender.allCases : Contender.allCases.reversed()
@@ -70,15 +70,19 @@ struct HedgeBench {
         let endpoint = Get(baseURL: base, path: "/tail/\(key)", query: ["p": "0.04", "slowMs": 1000, "fastMs": 10])
         let tally = RoundTally()
         let calls = self.calls
+        // An open model: calls start on schedule whatever the earlier ones are doing, so every
+        // contender puts the same load on the machine (a closed loop of callers would run the
+        // hedged contenders several times faster, the slow calls no longer holding the callers).
+        let start = ContinuousClock.now
+        let rate = self.rate
         await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<inFlight {
+            for index in 0..<calls {
+                try? await Task.sleep(until: start + .microseconds(index * 1_000_000 / rate))
                 group.addTask {
-                    while tally.next.add(1, ordering: .relaxed).newValue <= calls {
-                        let started = ContinuousClock.now
-                        _ = try? await client.response(endpoint)
-                        let took = milliseconds(ContinuousClock.now - started)
-                        tally.latencies.withLock { $0.append(took) }
-                    }
+                    let started = ContinuousClock.now
+                    _ = try? await client.response(endpoint)
+                    let took = milliseconds(ContinuousClock.now - started)
+                    tally.latencies.withLock { $0.append(took) }
                 }
             }
         }

@@ -57,6 +57,10 @@ struct PaceBench {
                     while tally.next.add(1, ordering: .relaxed).newValue <= calls {
                         do {
                             let response = try await client.response(endpoint)
+                            if ProcessInfo.processInfo.environment["COURIER_CALM_TRACE"] != nil {
+                                let fields = response.headers.filter { $0.name.rawName.lowercased().contains("ratelimit") }.map { "\($0.name)=\($0.value)" }
+                                print("\(format(milliseconds(ContinuousClock.now - start) / 1000, 3)) s \(response.statusCode) \(fields.joined(separator: " "))")
+                            }
                             if response.statusCode == 429 { tally.limited.add(1, ordering: .relaxed) }
                         } catch {
                             if NetworkError(error).statusCode == 429 { tally.limited.add(1, ordering: .relaxed) }
