@@ -51,6 +51,8 @@ let package = Package(
                 library("CourierLLM"), library("CourierLLMAdapter"), library("CourierConcurrency"),
                 library("AccountsAPI"), library("HackerNewsAPI"), library("AlanAPI"), library("SeoulCultureAPI"),
                 library("CourierWebSocket"), sandbox,
+                // `courier bench --breaker --pace` (and --hedge).
+                library("CourierResilience"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 // `--open` starts the browser (LinkOpener).
