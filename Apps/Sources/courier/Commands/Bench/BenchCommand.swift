@@ -50,19 +50,25 @@ struct BenchCommand: AsyncParsableCommand {
 
     @Argument(help: ArgumentHelp("[METHOD] URL: the method is optional (GET).", valueName: "method-and-url"))
     var words: [String]
-    @Option(name: [.customShort("n"), .customLong("requests")], help: "Calls to send in all (default 200, as hey's); not with --duration.")
+    @Option(
+        name: [.customShort("n"), .customLong("requests")],
+        help: ArgumentHelp("Calls to send in all (default 200, as hey's); not with --duration.", valueName: "N"))
     var requests: Int?
-    @Option(name: .long, help: "Seconds to send calls for, instead of -n.") var duration: Double?
-    @Option(name: [.customShort("c"), .customLong("concurrency")], help: "Calls in flight at once (default 50, as hey's; at most 1000).")
+    @Option(name: .long, help: ArgumentHelp("Seconds to send calls for, instead of -n.", valueName: "S")) var duration: Double?
+    @Option(
+        name: [.customShort("c"), .customLong("concurrency")],
+        help: ArgumentHelp("Calls in flight at once (hey's default; at most 1000).", valueName: "C"))
     var concurrency: Int = 50
-    @Option(name: .long, help: "At most R calls started per second, spaced evenly (default: no limit).") var rate: Double?
+    @Option(name: .long, help: ArgumentHelp("At most R calls started per second, spaced evenly (default: no limit).", valueName: "R"))
+    var rate: Double?
     @Option(
         name: .long,
         help: ArgumentHelp("Hedge slow exchanges: a second copy after MS milliseconds, or an adaptive delay (auto).", valueName: "auto|MS"))
     var hedge: String?
     @Flag(name: .long, help: "A circuit breaker per origin (refused calls count as server errors).") var breaker = false
     @Flag(name: .long, help: "Pace calls by the rate limits the server announces (RateLimit, x-ratelimit-* …).") var pace = false
-    @Option(name: .long, help: "Attempts in all, through the retry middleware (1…10); without it, none retried.") var retry: Int?
+    @Option(name: .long, help: ArgumentHelp("Attempts in all, through the retry middleware (1…10); without it, none retried.", valueName: "N"))
+    var retry: Int?
     @Option(
         name: [.customShort("H"), .long],
         help: "A header 'Name: value', or @FILE for the headers in FILE, one a line (repeatable), sent on every call.")
