@@ -84,9 +84,9 @@ struct BenchReport: Sendable {
             lines.append("  " + Self.padded(family.rawValue, 14, right: false) + "\(count)")
         }
         lines.append("")
-        lines.append("Hedges:      \(counts.hedgesSent) sent, \(counts.hedgesWon) won by the hedge")
-        lines.append("Breaker:     opened \(counts.breakerOpened) times, \(counts.breakerRejected) calls rejected")
-        lines.append("Paced:       \(Self.fixed(pacedMilliseconds, 1)) ms held by the pacer")
+        lines.append("Hedges:      sent \(counts.hedgesSent), won \(counts.hedgesWon) (the hedge answered first)")
+        lines.append("Breaker:     opened \(counts.breakerOpened), rejected \(counts.breakerRejected) (failed at once, not sent)")
+        lines.append("Paced:       \(Self.fixed(pacedMilliseconds, 1)) ms held by the pacer (summed over the calls)")
         return lines.joined(separator: "\n")
     }
 
