@@ -5,6 +5,7 @@ enum CLISubcommands {
     static let all: [any ParsableCommand.Type] = [
         DemoCommand.self,
         RequestCommand.self,
+        BenchCommand.self,
         OutboxCommand.self,
         DownloadCommand.self,
         UsersCommand.self,

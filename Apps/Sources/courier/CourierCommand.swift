@@ -10,7 +10,8 @@ struct CourierCommand: AsyncParsableCommand {
         discussion: """
             Start with `courier demo` (no setup, no network): it runs the sandbox in-process and \
             walks every client against it. `courier request URL` is a curl-like request through \
-            Courier. Shell completions: `courier --generate-completion-script bash|zsh|fish`.
+            Courier; `courier bench URL` loads a URL with many calls, as hey does. Shell \
+            completions: `courier --generate-completion-script bash|zsh|fish`.
             \(ExitCodes.help)
             """,
         version: CourierCommand.version,

@@ -45,8 +45,10 @@ struct TransportOptions: ParsableArguments {
     @Flag(name: .customLong("http1.1"), help: "HTTP/1.1 only.") var http11 = false
     @Flag(name: .customLong("http2"), help: "HTTP/2 when the server offers it (the default over https).") var http2 = false
 
-    /// The transport to use, with the proxy rules from the options and `environment`.
-    func make(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> any ClientTransport {
+    /// The transport to use, with the proxy rules from the options and `environment`; with
+    /// `connectionsPerHost` (`courier bench -c`), an AsyncHTTPClient pool that keeps at least that
+    /// many connections per host (the default keeps 64: more calls in flight would queue for one).
+    func make(environment: [String: String] = ProcessInfo.processInfo.environment, connectionsPerHost: Int? = nil) throws -> any ClientTransport {
         guard transport == "ahc" || transport == "urlsession" else { throw ValidationError("--transport must be ahc or urlsession") }
         if http11 && http2 { throw ValidationError("use either --http1.1 or --http2") }
         let tls = try tlsSettings(environment: environment)
@@ -70,8 +72,12 @@ struct TransportOptions: ParsableArguments {
         if let noproxy, rules != nil {
             rules?.noProxy += noproxy.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
-        if rules?.isEmpty ?? true, tls.isDefault, !http11, addresses.isEmpty { return HTTPClientTransport.shared }
         var settings = HTTPClientTransport.Settings()
+        let pool = max(settings.connectionsPerHost, connectionsPerHost ?? 0)
+        if rules?.isEmpty ?? true, tls.isDefault, !http11, addresses.isEmpty, pool == settings.connectionsPerHost {
+            return HTTPClientTransport.shared
+        }
+        settings.connectionsPerHost = pool
         settings.proxy = rules?.isEmpty == false ? rules : nil
         settings.tls = tls
         settings.http2 = !http11
