@@ -33,20 +33,21 @@ enum BenchMiddlewares {
         var middlewares: [any ClientMiddleware] = []
         let retryMiddleware = retry.map { RetryMiddleware(policy: RetryPolicy(maxAttempts: $0), logger: quiet("courier.retry")) }
         if let retryMiddleware { middlewares.append(retryMiddleware) }
-        if let hedge { middlewares.append(try hedging(hedge, budget: retryMiddleware?.budget)) }
+        if let hedge { middlewares.append(hedging(hedge, budget: retryMiddleware?.budget)) }
         if breaker { middlewares.append(CircuitBreakerMiddleware(logger: quiet("courier.breaker"))) }
         if pace { middlewares.append(RateLimitPacer(logger: quiet("courier.pacer"))) }
         return middlewares
     }
 
-    /// `--hedge`: the hedging middleware, funded by the retry budget when `--retry` gives one.
-    ///
-    /// `HedgingMiddleware` is not in CourierResilience yet; when it is, this body becomes
-    /// `HedgingMiddleware(policy: HedgingPolicy(delay: …), budget: budget)` with
-    /// `.adaptive()` for ``HedgeDelay/adaptive`` and `.fixed(.milliseconds(ms))` for
-    /// ``HedgeDelay/fixed(milliseconds:)``.
-    static func hedging(_ delay: HedgeDelay, budget: RetryPolicy.Budget?) throws -> any ClientMiddleware {
-        throw ValidationError("--hedge: not available in this build")
+    /// `--hedge`: the hedging middleware, funded by the retry budget when `--retry` gives one
+    /// (else by a budget of its own: the client's retry budget funds hedges either way).
+    static func hedging(_ delay: HedgeDelay, budget: RetryPolicy.Budget?) -> any ClientMiddleware {
+        let policy: HedgingPolicy
+        switch delay {
+        case .adaptive: policy = HedgingPolicy(delay: .adaptive())
+        case .fixed(let milliseconds): policy = HedgingPolicy(delay: .fixed(.milliseconds(milliseconds)))
+        }
+        return HedgingMiddleware(policy: policy, budget: budget, logger: quiet("courier.hedging"))
     }
 
     /// A logger that writes nothing.

@@ -3,8 +3,8 @@ import CourierTransportCore
 import Synchronization
 
 /// Counts what the resilience middlewares did during a `courier bench` run, from each call's
-/// steps when it ends (one item per call on the observer's feed, not one per step): hedges sent
-/// and won by the hedge, breaker openings and rejections, and the time calls were held by the
+/// steps when it ends (one item per call on the observer's feed, not one per step): hedges written
+/// to a connection and won by the hedge, breaker openings and rejections, and the time calls were held by the
 /// pacer.
 final class BenchObserver: CallObserver {
     /// The counts so far.
@@ -25,9 +25,19 @@ final class BenchObserver: CallObserver {
 
     func callEnded(_ steps: [CallStep]) {
         var call = Counts()
+        // A hedge counts as sent once written to a connection: the exchange started after a
+        // `hedgeSent` is the hedge, and the transport notes the connection its head went out on.
+        // A transport that notes no connections (URLSession) counts the exchange's start.
+        var hedgeExchanges: [Int] = []
+        var hedgesDue = 0
+        var connected: Set<Int> = []
         for step in steps {
             switch step.kind {
-            case .hedgeSent: call.hedgesSent += 1
+            case .hedgeSent: hedgesDue += 1
+            case .attemptStarted where hedgesDue > 0:
+                hedgesDue -= 1
+                hedgeExchanges.append(step.attempt)
+            case .connection: connected.insert(step.attempt)
             case .hedgeWon(let byHedge) where byHedge: call.hedgesWon += 1
             case .breaker(.opened): call.breakerOpened += 1
             case .breaker(.rejected): call.breakerRejected += 1
@@ -35,6 +45,7 @@ final class BenchObserver: CallObserver {
             default: break
             }
         }
+        call.hedgesSent = connected.isEmpty ? hedgeExchanges.count : hedgeExchanges.filter(connected.contains).count
         counts.withLock {
             $0.calls += 1
             $0.hedgesSent += call.hedgesSent
