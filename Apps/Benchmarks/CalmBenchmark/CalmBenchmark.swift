@@ -20,7 +20,7 @@ import Synchronization
 //   ≤ 1/4), how fast refused calls failed (goal p99 < 1 ms), seconds to full traffic after it.
 // - pace: 60 calls at 4 in flight against 20 per 2 s announced in each header family, without
 //   and with the pacer: 429s (goal 0 with it) and wall time (goal within 10% of the limit's 4 s
-//   minimum; GitHub's whole-second reset may cost up to 1 s per window).
+//   minimum; a whole-second reset — GitHub's, the sandbox's Anthropic one — may cost up to 1 s per window).
 
 @main
 struct CalmBenchmark {
