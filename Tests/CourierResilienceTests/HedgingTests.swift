@@ -1,12 +1,13 @@
 import Courier
 import CourierObservability
-@testable import CourierResilience
 import CourierTransportCore
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import Synchronization
 import Testing
+
+@testable import CourierResilience
 
 /// The hedging middleware without sockets: which calls it hedges, the race, the budget, the delay.
 @Suite("Hedged requests")

@@ -87,7 +87,9 @@ struct RateLimitPacerTests {
         for task in held { _ = try await task.value }
     }
 
-    @Test("the book: the lowest announced count stands; an answer that ended proves its call counted; a new window starts from its limit less calls in flight")
+    @Test(
+        "the book: the lowest announced count stands; an answer that ended proves its call counted; a new window starts from its limit less calls in flight"
+    )
     func book() {
         var book = PacerBook(maxOrigins: 4)
         let key = OriginKey(FakeOrigin.url)

@@ -33,7 +33,9 @@ struct HedgeBench {
                 results[contender, default: []].append(try await measure(contender, round: round))
             }
         }
-        print(cell("contender", 14) + " " + cell("p50 ms (min/med/max)", 24) + cell("p99 ms (min/med/max)", 28) + cell("extra requests %", 22) + "hedges won (median)")
+        print(
+            cell("contender", 14) + " " + cell("p50 ms (min/med/max)", 24) + cell("p99 ms (min/med/max)", 28) + cell("extra requests %", 22)
+                + "hedges won (median)")
         for contender in Contender.allCases {
             let rows = results[contender] ?? []
             print(

@@ -34,7 +34,9 @@ struct PaceBench {
             // GitHub's resets are whole seconds, and so are the sandbox's RFC 3339 Anthropic resets
             // (no fractional seconds): up to 1 s more per window, two windows waited.
             let allowed = family == "github" || family == "anthropic" ? 4.0 * 1.1 + 2 : 4.0 * 1.1
-            verdicts.append("\(family): 429s \(worst429) (goal 0), wall \(format(wall)) s (goal ≤ \(format(allowed, 1)) s): \(worst429 == 0 && wall <= allowed ? "met" : "NOT met")")
+            verdicts.append(
+                "\(family): 429s \(worst429) (goal 0), wall \(format(wall)) s (goal ≤ \(format(allowed, 1)) s): \(worst429 == 0 && wall <= allowed ? "met" : "NOT met")"
+            )
         }
         for verdict in verdicts { print("verdict " + verdict) }
         print("")
@@ -59,8 +61,12 @@ struct PaceBench {
                         do {
                             let response = try await client.response(endpoint)
                             if ProcessInfo.processInfo.environment["COURIER_CALM_TRACE"] != nil {
-                                let fields = response.headers.filter { $0.name.rawName.lowercased().contains("ratelimit") }.map { "\($0.name)=\($0.value)" }
-                                print("\(format(milliseconds(ContinuousClock.now - start) / 1000, 3)) s \(response.statusCode) \(fields.joined(separator: " "))")
+                                let fields = response.headers.filter { $0.name.rawName.lowercased().contains("ratelimit") }.map {
+                                    "\($0.name)=\($0.value)"
+                                }
+                                print(
+                                    "\(format(milliseconds(ContinuousClock.now - start) / 1000, 3)) s \(response.statusCode) \(fields.joined(separator: " "))"
+                                )
                             }
                             if response.statusCode == 429 { tally.limited.add(1, ordering: .relaxed) }
                         } catch {

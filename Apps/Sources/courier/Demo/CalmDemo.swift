@@ -38,7 +38,8 @@ enum CalmDemo {
             let won = timeline.steps.contains { $0.kind == .hedgeWon(byHedge: true) }
             check(
                 won && took < .seconds(3) && response.headers[HTTPField.Name("X-Hit")!] == "2",
-                "GET a route whose first request takes 5 s, with HedgingMiddleware (100 ms) → answered in \(took.formatted(.units(allowed: [.milliseconds]))) by the hedge —")
+                "GET a route whose first request takes 5 s, with HedgingMiddleware (100 ms) → answered in \(took.formatted(.units(allowed: [.milliseconds]))) by the hedge —"
+            )
             for line in timeline.waterfall().split(separator: "\n") { output("    " + line) }
         } catch {
             check(false, "hedged GET → \(error.log())")
