@@ -3,6 +3,7 @@ import CourierObservability
 import CourierTransportCore
 import Foundation
 import HTTPTypes
+import IntegrationTestSupport
 import OpenAPIRuntime
 import Synchronization
 import Testing
@@ -10,7 +11,7 @@ import Testing
 @testable import CourierResilience
 
 /// The hedging middleware without sockets: which calls it hedges, the race, the budget, the delay.
-@Suite("Hedged requests")
+@Suite("Hedged requests", .tags(.timing))
 struct HedgingTests {
     private static let fast = HedgingPolicy(delay: .fixed(.milliseconds(5)))
 

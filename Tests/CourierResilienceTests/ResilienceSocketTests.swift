@@ -10,7 +10,7 @@ import Testing
 
 /// The breaker and the pacer over real sockets, against the sandbox's `/flaky` outage window and
 /// `/ratelimit` announced limits, on both transports.
-@Suite("Resilience over sockets")
+@Suite("Resilience over sockets", .tags(.timing))
 struct ResilienceSocketTests {
     @Test("during an outage the breaker keeps most calls from reaching the origin, and lets traffic back after it", arguments: TransportKind.allCases)
     func breakerDuringOutage(_ kind: TransportKind) async throws {

@@ -5,7 +5,7 @@ import IntegrationTestSupport
 import Testing
 
 /// `/outage/{key}`: healthy, then a window of 5xx, then healthy again, for circuit-breaker tests.
-@Suite("Sandbox: outage routes for circuit breakers")
+@Suite("Sandbox: outage routes for circuit breakers", .tags(.timing))
 struct OutageRoutesTests {
     @Test("healthy before afterMs, the chosen status for forMs, healthy after; stats place every request and time the recovery")
     func window() async throws {

@@ -6,7 +6,7 @@ import Testing
 @testable import CourierSandbox
 
 /// `/tail/{key}`: a latency tail, and the disconnects of the copies a hedging client cancels.
-@Suite("Sandbox: tail routes for hedging")
+@Suite("Sandbox: tail routes for hedging", .tags(.timing))
 struct TailRoutesTests {
     @Test("p=0 is never slow: twenty requests answer after fastMs, not slowMs, each counted fast and completed")
     func neverSlow() async throws {
