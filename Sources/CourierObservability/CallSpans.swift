@@ -253,9 +253,12 @@ final class CallSpans: AttemptTracing {
 
     /// Ends the exchange still open (its head came but its body was never read) at its head's time.
     private static func endExchange(_ state: inout State) {
-        for exchange in [state.hedged.take(), state.open.take()].compactMap({ $0 }) {
-            if let headAt = exchange.headAt { exchange.span.end(at: headAt) } else { exchange.span.end() }
-        }
+        if let hedged = state.hedged.take() { end(hedged) }  // nil unless a hedge is in flight
+        if let open = state.open.take() { end(open) }
+    }
+
+    private static func end(_ exchange: Exchange) {
+        if let headAt = exchange.headAt { exchange.span.end(at: headAt) } else { exchange.span.end() }
     }
 
     /// OpenTelemetry's HTTP client attributes of a request to `url` (already redacted).
